@@ -32,6 +32,8 @@ typedef struct hwc_ks {
     alignas(64) uint8_t bytes[HWC_KS_BYTES];
 } hwc_ks;
 
+struct hwc_ghash_key; /* below; fused GCM kernels take one */
+
 #define HWC_IMPL_CONSTANT_TIME 0x1u /* no secret-dependent branch or address */
 
 /*
@@ -86,6 +88,16 @@ typedef struct hwc_block_impl {
     void (*ocb_dec)(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                     uint8_t offset[16], uint8_t checksum[16],
                     uint8_t *out, const uint8_t *in, size_t nblocks);
+
+    /* Optional fused GCM: CTR32 encryption stitched with GHASH over the
+     * ciphertext, for back ends whose paired GHASH (ghash_name) wrote hk.
+     * Processes a prefix of the nblocks whole blocks (e.g. a multiple of its
+     * stride) and returns how many; the mode finishes the rest. ctr and
+     * ghash_state (GCM byte order) are updated. */
+    size_t (*gcm_enc)(const hwc_ks *ks, const struct hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks);
+    size_t (*gcm_dec)(const hwc_ks *ks, const struct hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks);
 } hwc_block_impl;
 
 /* GHASH key: the back end's precomputed powers of H. */
@@ -117,6 +129,14 @@ typedef struct hwc_ghash_impl {
 const hwc_block_impl *hwc_aes_ct_get(void);
 const hwc_block_impl *hwc_sm4_ct_get(void);
 const hwc_ghash_impl *hwc_ghash_ct_get(void);
+/* Test hook: the portable SM4 S-box evaluated by its circuit for all 256 inputs. */
+void hwc_sm4_ct_sbox_for_test(uint8_t table[256]);
+/* x86-64 (src/x86/): NULL on other architectures. */
+const hwc_block_impl *hwc_aes_aesni_get(void);
+const hwc_block_impl *hwc_aes_vaes_get(void);
+const hwc_block_impl *hwc_sm4_aesni_get(void);
+const hwc_ghash_impl *hwc_ghash_pclmul_get(void);
+const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
 
 /* ------------------------------------------------------------- dispatch */
 
