@@ -1,0 +1,102 @@
+/*
+ * CTR as OpenSSL's aes-*-ctr / sm4-ctr: the whole 16-byte IV is a big-endian
+ * counter, incremented per block and wrapping at 2^128 (SP 800-38A 6.5 with
+ * the standard incrementing function over all 128 bits).
+ *
+ * Any length; the unused part of a keystream block carries over to the next
+ * update. Whole blocks go through k_ctr128().
+ */
+#include "internal.h"
+
+typedef struct ctr_state {
+    alignas(16) uint8_t counter[HWC_BLOCK];   /* next counter block to encrypt */
+    alignas(16) uint8_t keystream[HWC_BLOCK]; /* keystream of the previous counter */
+    size_t used;                              /* bytes of keystream consumed; 0 = none pending */
+    int ready;                                /* start() done and final() not yet */
+} ctr_state;
+HWC_MODE_STATE_FITS(ctr_state);
+
+static int ctr_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
+    ctr_state *st = HWC_MODE_STATE(ctx, ctr_state);
+    int rc;
+
+    if (key_len != ctx->cipher->key_len)
+        return HWC_ERR_KEY_LEN;
+    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    if (rc != HWC_OK)
+        return rc;
+    memset(st, 0, sizeof *st);
+    return HWC_OK;
+}
+
+static int ctr_check_iv(const hwc_cipher *cipher, size_t iv_len) {
+    (void)cipher;
+    return iv_len == HWC_BLOCK ? HWC_OK : HWC_ERR_IV_LEN;
+}
+
+static int ctr_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
+    ctr_state *st = HWC_MODE_STATE(ctx, ctr_state);
+
+    if (iv_len != HWC_BLOCK)
+        return HWC_ERR_IV_LEN;
+    memcpy(st->counter, iv, HWC_BLOCK);
+    hwc_wipe(st->keystream, sizeof st->keystream);
+    st->used = 0;
+    st->ready = 1;
+    return HWC_OK;
+}
+
+/* XOR bytes of the pending keystream block (n <= 16 - used). */
+static void ctr_partial(ctr_state *st, uint8_t *out, const uint8_t *in, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(in[i] ^ st->keystream[st->used + i]);
+    st->used = (st->used + n) % HWC_BLOCK;
+}
+
+static int ctr_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    ctr_state *st = HWC_MODE_STATE(ctx, ctr_state);
+    size_t done = 0, nblocks;
+
+    if (!st->ready)
+        return HWC_ERR_STATE;
+
+    if (st->used != 0) {
+        done = HWC_BLOCK - st->used;
+        if (done > in_len)
+            done = in_len;
+        ctr_partial(st, out, in, done);
+    }
+    nblocks = (in_len - done) / HWC_BLOCK;
+    if (nblocks > 0) {
+        k_ctr128(ctx->impl, &ctx->ks[0], st->counter, out + done, in + done, nblocks);
+        done += nblocks * HWC_BLOCK;
+    }
+    if (done < in_len) {
+        k_ecb_enc(ctx->impl, &ctx->ks[0], st->keystream, st->counter, 1);
+        hwc_ctr128_inc(st->counter);
+        ctr_partial(st, out + done, in + done, in_len - done);
+    }
+    *out_len = in_len;
+    return HWC_OK;
+}
+
+static int ctr_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
+    ctr_state *st = HWC_MODE_STATE(ctx, ctr_state);
+
+    (void)out;
+    if (!st->ready)
+        return HWC_ERR_STATE;
+    hwc_wipe(st->keystream, sizeof st->keystream);
+    st->used = 0;
+    st->ready = 0;
+    *out_len = 0;
+    return HWC_OK;
+}
+
+const hwc_mode_ops hwc_mode_ctr_ops = {
+    .set_key = ctr_set_key,
+    .check_iv = ctr_check_iv,
+    .start = ctr_start,
+    .update = ctr_update,
+    .final = ctr_final,
+};
