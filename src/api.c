@@ -435,7 +435,8 @@ static int aead_run(hwc_ctx *ctx, int encrypt, const uint8_t *nonce, size_t nonc
         hwc_wipe(tail, sizeof tail);
         return HWC_ERR_STATE;
     }
-    memcpy(out + n, tail, m);
+    if (m)
+        memcpy(out + n, tail, m);
     hwc_wipe(tail, sizeof tail);
     return encrypt ? hwc_get_tag(ctx, tag_out, tag_len) : HWC_OK;
 }

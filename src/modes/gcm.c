@@ -1,0 +1,378 @@
+/*
+ * GCM and GMAC (NIST SP 800-38D).
+ *
+ * Rules this file owns:
+ *   - IV: any length from 1 byte. 12 bytes is the fast path (J0 = IV || 1);
+ *     any other length gives J0 = GHASH(IV || 0-pad || [0]64 || [len(IV)]64).
+ *   - AAD: streamed over any number of hwc_aad() calls of any lengths, at
+ *     most 2^61 - 1 bytes in all, and only before the first update.
+ *   - Data: streamed over any number of updates of any lengths, at most
+ *     2^36 - 32 bytes (SP 800-38D's 2^39 - 256 bits); a call that would pass
+ *     the limit fails with HWC_ERR_DATA_LEN before touching anything.
+ *   - Counter: inc32 of J0 for the first data block; only the low 32 bits
+ *     count, wrapping mod 2^32 (k_ctr32), as the standard says.
+ *   - Tag: 4..16 bytes, default 16. SP 800-38D lists 4, 8 and 12..16; we also
+ *     accept 5..7, 9..11 because other libraries do, and the caller who picks
+ *     a short tag owns that choice. set_tag_len only before data; the length
+ *     does not enter the computation, so set_tag (decryption) may give any
+ *     valid length at any time before final.
+ *   - The tag is compared in constant time; a mismatch is HWC_ERR_AUTH.
+ *   - Start resets the tag length to the cipher's default (per message).
+ *
+ * GMAC is GCM with no data: the message goes through aad() and mac_final()
+ * returns the (truncated) tag.
+ *
+ * Bulk data runs through k_ctr32 and the GHASH back end in chunks of
+ * GCM_CHUNK_BLOCKS, which keeps the data in L1 between the two passes and
+ * still gives wide kernels long runs.
+ */
+#include "internal.h"
+
+#define GCM_TAG_MIN 4
+#define GCM_TAG_MAX 16
+#define GCM_DEFAULT_TAG 16
+#define GCM_FAST_IV_LEN 12
+/* len(P) <= 2^39 - 256 bits. */
+#define GCM_MAX_MSG_BYTES ((UINT64_C(1) << 36) - 32)
+/* len(A) and len(IV) <= 2^64 - 1 bits. */
+#define GCM_MAX_AAD_BYTES ((UINT64_C(1) << 61) - 1)
+#define GCM_MAX_IV_BYTES ((UINT64_C(1) << 61) - 1)
+#define GCM_CHUNK_BLOCKS 256
+
+enum gcm_phase {
+    GCM_IDLE = 0, /* keyed, no message started */
+    GCM_AAD,      /* started: AAD may come */
+    GCM_DATA,     /* data has started: AAD closed */
+    GCM_DONE      /* final (or mac_final) done */
+};
+
+typedef struct gcm_state {
+    hwc_ghash_key hkey;                 /* back end's form of H = E(K, 0^128) */
+    alignas(16) uint8_t j0[16];         /* pre-counter block */
+    alignas(16) uint8_t ctr[16];        /* counter of the next keystream block */
+    alignas(16) uint8_t hash[16];       /* running GHASH */
+    alignas(16) uint8_t pending[16];    /* partial block not yet hashed (AAD, then ciphertext) */
+    alignas(16) uint8_t keystream[16];  /* keystream of the current partial data block */
+    alignas(16) uint8_t tag[16];        /* encryption: tag after final; decryption: expected tag */
+    uint64_t aad_len;                   /* bytes so far */
+    uint64_t msg_len;
+    size_t pending_len;                 /* in the data phase, also the keystream position */
+    size_t tag_len;
+    int phase;
+    int have_tag;
+    int keyed;
+} gcm_state;
+HWC_MODE_STATE_FITS(gcm_state);
+
+static gcm_state *gcm_get(hwc_ctx *ctx) {
+    return HWC_MODE_STATE(ctx, gcm_state);
+}
+
+static size_t gcm_default_tag_len(const hwc_cipher *cipher) {
+    size_t t = cipher->tag_len;
+    return (t >= GCM_TAG_MIN && t <= GCM_TAG_MAX) ? t : GCM_DEFAULT_TAG;
+}
+
+/* Forget everything about the current message; keep the key. */
+static void gcm_reset_message(gcm_state *st) {
+    hwc_wipe(st->j0, sizeof st->j0);
+    hwc_wipe(st->ctr, sizeof st->ctr);
+    hwc_wipe(st->hash, sizeof st->hash);
+    hwc_wipe(st->pending, sizeof st->pending);
+    hwc_wipe(st->keystream, sizeof st->keystream);
+    hwc_wipe(st->tag, sizeof st->tag);
+    st->aad_len = 0;
+    st->msg_len = 0;
+    st->pending_len = 0;
+    st->have_tag = 0;
+    st->phase = GCM_IDLE;
+}
+
+static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
+    if (key_len != ctx->cipher->key_len)
+        return HWC_ERR_KEY_LEN;
+    int rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    if (rc != HWC_OK)
+        return rc;
+    gcm_state *st = gcm_get(ctx);
+    alignas(16) uint8_t h[16] = {0};
+    k_ecb_enc(ctx->impl, &ctx->ks[0], h, h, 1);
+    hwc_ghash_init(ctx->ghash, &st->hkey, h);
+    hwc_wipe(h, sizeof h);
+    gcm_reset_message(st);
+    st->tag_len = gcm_default_tag_len(ctx->cipher);
+    st->keyed = 1;
+    return HWC_OK;
+}
+
+static int gcm_check_iv(const hwc_cipher *cipher, size_t iv_len) {
+    (void)cipher;
+    if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_BYTES)
+        return HWC_ERR_IV_LEN;
+    return HWC_OK;
+}
+
+/* GHASH `len` bytes of a stream whose partial block is st->pending. */
+static void gcm_hash_stream(const hwc_ctx *ctx, gcm_state *st, const uint8_t *in, size_t len) {
+    if (len == 0)
+        return; /* `in` may be NULL */
+    if (st->pending_len != 0) {
+        size_t take = HWC_BLOCK - st->pending_len;
+        if (take > len)
+            take = len;
+        memcpy(st->pending + st->pending_len, in, take);
+        st->pending_len += take;
+        in += take;
+        len -= take;
+        if (st->pending_len < HWC_BLOCK)
+            return;
+        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
+        st->pending_len = 0;
+    }
+    size_t nblocks = len / HWC_BLOCK;
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, in, nblocks);
+    in += nblocks * HWC_BLOCK;
+    len -= nblocks * HWC_BLOCK;
+    memcpy(st->pending, in, len);
+    st->pending_len = len;
+}
+
+/* Zero-pad and hash the partial block, if any (end of AAD or of data). */
+static void gcm_flush_pending(const hwc_ctx *ctx, gcm_state *st) {
+    if (st->pending_len == 0)
+        return;
+    memset(st->pending + st->pending_len, 0, HWC_BLOCK - st->pending_len);
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
+    st->pending_len = 0;
+}
+
+static int gcm_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
+    gcm_state *st = gcm_get(ctx);
+    int rc = gcm_check_iv(ctx->cipher, iv_len);
+    if (rc != HWC_OK)
+        return rc;
+    if (!st->keyed)
+        return HWC_ERR_STATE;
+    gcm_reset_message(st);
+    st->tag_len = gcm_default_tag_len(ctx->cipher);
+
+    if (iv_len == GCM_FAST_IV_LEN) {
+        memcpy(st->j0, iv, GCM_FAST_IV_LEN);
+        st->j0[15] = 1;
+    } else {
+        alignas(16) uint8_t len_block[16] = {0};
+        gcm_hash_stream(ctx, st, iv, iv_len);
+        gcm_flush_pending(ctx, st);
+        hwc_store_be64(len_block + 8, (uint64_t)iv_len * 8);
+        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, len_block, 1);
+        memcpy(st->j0, st->hash, 16);
+        memset(st->hash, 0, sizeof st->hash);
+    }
+    memcpy(st->ctr, st->j0, 16);
+    hwc_ctr32_inc(st->ctr);
+    st->phase = GCM_AAD;
+    return HWC_OK;
+}
+
+static int gcm_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (st->phase != GCM_AAD)
+        return HWC_ERR_STATE;
+    if ((uint64_t)aad_len > GCM_MAX_AAD_BYTES - st->aad_len)
+        return HWC_ERR_DATA_LEN;
+    st->aad_len += aad_len;
+    gcm_hash_stream(ctx, st, aad, aad_len);
+    return HWC_OK;
+}
+
+/* Bytes inside the current partial block: XOR with the saved keystream and
+ * keep the ciphertext for GHASH. Reads each input byte before writing the
+ * output byte, so out == in works. */
+static void gcm_crypt_partial(gcm_state *st, int encrypt, uint8_t *out, const uint8_t *in, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint8_t x = in[i];
+        uint8_t y = (uint8_t)(x ^ st->keystream[st->pending_len]);
+        out[i] = y;
+        st->pending[st->pending_len++] = encrypt ? y : x;
+    }
+}
+
+typedef size_t (*gcm_fused_fn)(const hwc_ks *, const struct hwc_ghash_key *, uint8_t *, uint8_t *, uint8_t *,
+                               const uint8_t *, size_t);
+
+/* The fused kernel is only valid with the GHASH key layout it was written
+ * for: its back end's paired GHASH. */
+static gcm_fused_fn gcm_fused_kernel(const hwc_ctx *ctx) {
+    const hwc_block_impl *im = ctx->impl;
+    gcm_fused_fn fn = ctx->encrypt ? im->gcm_enc : im->gcm_dec;
+    if (!fn || !im->ghash_name || !ctx->ghash || strcmp(ctx->ghash->name, im->ghash_name) != 0)
+        return NULL;
+    return fn;
+}
+
+static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (st->phase != GCM_AAD && st->phase != GCM_DATA)
+        return HWC_ERR_STATE;
+    if ((uint64_t)in_len > GCM_MAX_MSG_BYTES - st->msg_len)
+        return HWC_ERR_DATA_LEN;
+    if (st->phase == GCM_AAD) {
+        gcm_flush_pending(ctx, st);
+        st->phase = GCM_DATA;
+    }
+    st->msg_len += in_len;
+    *out_len = in_len;
+
+    const hwc_block_impl *im = ctx->impl;
+    const hwc_ks *ks = &ctx->ks[0];
+    int encrypt = ctx->encrypt;
+    size_t done = 0;
+
+    if (st->pending_len != 0) {
+        size_t take = HWC_BLOCK - st->pending_len;
+        if (take > in_len)
+            take = in_len;
+        gcm_crypt_partial(st, encrypt, out, in, take);
+        done = take;
+        if (st->pending_len == HWC_BLOCK) {
+            hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
+            st->pending_len = 0;
+        }
+    }
+
+    size_t nblocks = (in_len - done) / HWC_BLOCK;
+    /* A back end's fused kernel (CTR stitched with GHASH) takes what it can
+     * when its own GHASH wrote the key; the loop below does the rest. */
+    gcm_fused_fn fused = gcm_fused_kernel(ctx);
+    if (fused && nblocks) {
+        size_t n = fused(ks, &st->hkey, st->ctr, st->hash, out + done, in + done, nblocks);
+        done += n * HWC_BLOCK;
+        nblocks -= n;
+    }
+    while (nblocks != 0) {
+        size_t n = nblocks < GCM_CHUNK_BLOCKS ? nblocks : GCM_CHUNK_BLOCKS;
+        /* GHASH always runs over the ciphertext: after CTR when encrypting,
+         * before it when decrypting (in place, CTR overwrites it). */
+        if (encrypt) {
+            k_ctr32(im, ks, st->ctr, out + done, in + done, n);
+            hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, out + done, n);
+        } else {
+            hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, in + done, n);
+            k_ctr32(im, ks, st->ctr, out + done, in + done, n);
+        }
+        done += n * HWC_BLOCK;
+        nblocks -= n;
+    }
+
+    if (done < in_len) {
+        /* Start a partial block: its keystream is CTR over a zero block. */
+        memset(st->keystream, 0, sizeof st->keystream);
+        k_ctr32(im, ks, st->ctr, st->keystream, st->keystream, 1);
+        gcm_crypt_partial(st, encrypt, out + done, in + done, in_len - done);
+    }
+    return HWC_OK;
+}
+
+/* The full 16-byte tag of the message so far; closes the GHASH. */
+static void gcm_compute_tag(const hwc_ctx *ctx, gcm_state *st, uint8_t full_tag[16]) {
+    alignas(16) uint8_t len_block[16];
+    gcm_flush_pending(ctx, st);
+    hwc_store_be64(len_block, st->aad_len * 8);
+    hwc_store_be64(len_block + 8, st->msg_len * 8);
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, len_block, 1);
+    k_ecb_enc(ctx->impl, &ctx->ks[0], full_tag, st->j0, 1);
+    hwc_xor(full_tag, full_tag, st->hash, 16);
+}
+
+static int gcm_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
+    (void)out;
+    gcm_state *st = gcm_get(ctx);
+    if (st->phase != GCM_AAD && st->phase != GCM_DATA)
+        return HWC_ERR_STATE;
+    if (!ctx->encrypt && !st->have_tag)
+        return HWC_ERR_STATE;
+    if (out_len != NULL)
+        *out_len = 0;
+
+    alignas(16) uint8_t full_tag[16];
+    gcm_compute_tag(ctx, st, full_tag);
+    int rc = HWC_OK;
+    if (ctx->encrypt) {
+        memcpy(st->tag, full_tag, 16);
+        st->have_tag = 1;
+    } else if (hwc_ct_memcmp(full_tag, st->tag, st->tag_len) != 0) {
+        rc = HWC_ERR_AUTH;
+    }
+    hwc_wipe(full_tag, sizeof full_tag);
+    hwc_wipe(st->keystream, sizeof st->keystream);
+    hwc_wipe(st->pending, sizeof st->pending);
+    st->phase = GCM_DONE;
+    return rc;
+}
+
+static int gcm_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (st->phase != GCM_AAD)
+        return HWC_ERR_STATE;
+    if (tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
+        return HWC_ERR_TAG_LEN;
+    st->tag_len = tag_len;
+    return HWC_OK;
+}
+
+static int gcm_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (ctx->encrypt || (st->phase != GCM_AAD && st->phase != GCM_DATA))
+        return HWC_ERR_STATE;
+    if (tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
+        return HWC_ERR_TAG_LEN;
+    memcpy(st->tag, tag, tag_len);
+    st->tag_len = tag_len;
+    st->have_tag = 1;
+    return HWC_OK;
+}
+
+static int gcm_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (!ctx->encrypt || st->phase != GCM_DONE || !st->have_tag)
+        return HWC_ERR_STATE;
+    if (tag_len != st->tag_len)
+        return HWC_ERR_TAG_LEN;
+    memcpy(tag, st->tag, tag_len);
+    return HWC_OK;
+}
+
+static int gmac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (st->phase != GCM_AAD)
+        return HWC_ERR_STATE;
+    if (tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
+        return HWC_ERR_TAG_LEN;
+    alignas(16) uint8_t full_tag[16];
+    gcm_compute_tag(ctx, st, full_tag);
+    memcpy(tag, full_tag, tag_len);
+    hwc_wipe(full_tag, sizeof full_tag);
+    hwc_wipe(st->pending, sizeof st->pending);
+    st->phase = GCM_DONE;
+    return HWC_OK;
+}
+
+const hwc_mode_ops hwc_mode_gcm_ops = {
+    .set_key = gcm_set_key,
+    .check_iv = gcm_check_iv,
+    .start = gcm_start,
+    .aad = gcm_aad,
+    .update = gcm_update,
+    .final = gcm_final,
+    .set_tag_len = gcm_set_tag_len,
+    .set_tag = gcm_set_tag,
+    .get_tag = gcm_get_tag,
+};
+
+const hwc_mode_ops hwc_mode_gmac_ops = {
+    .set_key = gcm_set_key,
+    .check_iv = gcm_check_iv,
+    .start = gcm_start,
+    .aad = gcm_aad,
+    .mac_final = gmac_final,
+};
