@@ -209,7 +209,8 @@ HWC_API int hwc_set_padding(hwc_ctx *ctx, int on);
 HWC_API int hwc_set_tag_len(hwc_ctx *ctx, size_t tag_len);
 /* CCM: the total AAD and message lengths, required before AAD or data. */
 HWC_API int hwc_set_lengths(hwc_ctx *ctx, uint64_t aad_len, uint64_t msg_len);
-/* AEAD decryption: the expected tag, any time before hwc_final(). */
+/* AEAD decryption: the expected tag, any time before hwc_final(); for SIV
+ * and GCM-SIV, which need it to decrypt, before hwc_update(). */
 HWC_API int hwc_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len);
 /* AEAD encryption: the tag, after hwc_final(). tag_len must be the one set. */
 HWC_API int hwc_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len);
@@ -235,7 +236,9 @@ HWC_API int hwc_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len);
 /* ------------------------------------------------------- one-shot AEAD */
 
 /* Seal: out gets in_len bytes of ciphertext, tag gets tag_len bytes.
- * Uses the context's key (set by hwc_init with the AEAD cipher). */
+ * Uses the context's key (set by hwc_init with the AEAD cipher). SIV: a
+ * non-empty aad is one AD component and aad_len 0 adds none (as OpenSSL);
+ * several components, or one empty component, need the streaming calls. */
 HWC_API int hwc_aead_seal(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len,
                           const uint8_t *aad, size_t aad_len,
                           const uint8_t *in, size_t in_len, uint8_t *out,
@@ -263,8 +266,9 @@ HWC_API int hwc_mac(const hwc_cipher *cipher, const uint8_t *key, size_t key_len
 /* KW (RFC 3394): in_len a multiple of 8, at least 16; output in_len + 8.
  * KWP (RFC 5649): in_len 1..2^32-1; output rounded up to 8, plus 8.
  * *out_len receives the length written; out_cap is the room in out.
- * Unwrap failures zero the output buffer (out_cap bytes) and return
- * HWC_ERR_AUTH. `impl` may be NULL (automatic). */
+ * Unwrap needs out_cap >= in_len - 8 (KWP's true length is known only
+ * after the integrity check). Unwrap failures zero the output buffer
+ * (out_cap bytes) and return HWC_ERR_AUTH. */
 HWC_API int hwc_key_wrap(const hwc_cipher *cipher, const uint8_t *kek, size_t kek_len,
                          const uint8_t *in, size_t in_len,
                          uint8_t *out, size_t out_cap, size_t *out_len);

@@ -1,0 +1,324 @@
+/*
+ * AES-GCM-SIV (RFC 8452): nonce-misuse-resistant AEAD.
+ *
+ * ctx->ks[0] holds the key-generating key. Each nonce derives a
+ * message-authentication key (POLYVAL) and a message-encryption key
+ * (schedule in ctx->ks[1]). The tag is the encrypted POLYVAL of the AAD,
+ * the plaintext and their lengths; it also seeds CTR, so encryption needs
+ * all of the plaintext before producing output: the data comes in one
+ * update() call. AAD may be streamed over several hwc_aad() calls.
+ */
+#include "internal.h"
+
+/* RFC 8452 §6: plaintext and AAD are at most 2^36 bytes each. */
+#define GCM_SIV_MAX_LEN ((uint64_t)1 << 36)
+#define GCM_SIV_NONCE_LEN 12
+/* Counter blocks encrypted per block-cipher call. */
+#define GCM_SIV_CTR_BATCH 8
+
+enum gcm_siv_phase {
+    GCM_SIV_NO_MESSAGE = 0, /* keyed; start() not called yet */
+    GCM_SIV_AAD,            /* taking AAD (and the expected tag) */
+    GCM_SIV_DATA_DONE,      /* the one update() has run */
+    GCM_SIV_FAILED,         /* decryption failed authentication */
+    GCM_SIV_FINISHED        /* final() succeeded */
+};
+
+typedef struct gcm_siv_state {
+    hwc_ghash_key polyval_key;       /* per nonce: message-authentication key */
+    alignas(16) uint8_t acc[16];     /* POLYVAL accumulator */
+    alignas(16) uint8_t aad_buf[16]; /* AAD bytes short of a whole block */
+    alignas(16) uint8_t nonce[16];   /* first 12 bytes used */
+    alignas(16) uint8_t tag[16];     /* computed (encrypt) or expected (decrypt) */
+    uint64_t aad_len;                /* AAD bytes so far */
+    size_t aad_buf_len;
+    size_t key_len;                  /* key-generating key: 16 or 32 */
+    int tag_set;
+    int phase;
+} gcm_siv_state;
+HWC_MODE_STATE_FITS(gcm_siv_state);
+
+/* out = a ^ b over n bytes, a word at a time (out may equal a). */
+static void gcm_siv_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        x ^= y;
+        memcpy(out + i, &x, 8);
+    }
+    for (; i < n; i++)
+        out[i] = (uint8_t)(a[i] ^ b[i]);
+}
+
+/* POLYVAL over data zero-padded to whole blocks. */
+static void gcm_siv_absorb_padded(gcm_siv_state *st, const hwc_ghash_impl *g, const uint8_t *data, size_t len) {
+    size_t full = len / 16, rest = len % 16;
+
+    if (full)
+        hwc_polyval_update(g, &st->polyval_key, st->acc, data, full);
+    if (rest) {
+        alignas(16) uint8_t block[16] = {0};
+        memcpy(block, data + full * 16, rest);
+        hwc_polyval_update(g, &st->polyval_key, st->acc, block, 1);
+        hwc_wipe(block, sizeof block);
+    }
+}
+
+/* Tag from the plaintext already absorbed (RFC 8452 §4). */
+static void gcm_siv_compute_tag(gcm_siv_state *st, const hwc_ctx *ctx, uint64_t msg_len, uint8_t tag[16]) {
+    alignas(16) uint8_t block[16];
+
+    hwc_store_le64(block, st->aad_len * 8);
+    hwc_store_le64(block + 8, msg_len * 8);
+    hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, block, 1);
+
+    memcpy(block, st->acc, 16);
+    hwc_xor(block, block, st->nonce, GCM_SIV_NONCE_LEN);
+    block[15] &= 0x7f;
+    k_ecb_enc(ctx->impl, &ctx->ks[1], tag, block, 1);
+    hwc_wipe(block, sizeof block);
+}
+
+/* CTR from the tag with its top bit set; the counter is the first 4 bytes,
+ * little-endian, wrapping mod 2^32 without carry into the rest. */
+static void gcm_siv_ctr(const hwc_ctx *ctx, const uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len) {
+    alignas(16) uint8_t counters[GCM_SIV_CTR_BATCH * 16];
+    alignas(16) uint8_t stream[GCM_SIV_CTR_BATCH * 16];
+    uint32_t counter = hwc_load_le32(tag);
+
+    for (size_t b = 0; b < GCM_SIV_CTR_BATCH; b++) {
+        memcpy(counters + 16 * b, tag, 16);
+        counters[16 * b + 15] |= 0x80;
+    }
+    while (len > 0) {
+        size_t nblocks = (len + 15) / 16, n;
+        if (nblocks > GCM_SIV_CTR_BATCH)
+            nblocks = GCM_SIV_CTR_BATCH;
+        for (size_t b = 0; b < nblocks; b++)
+            hwc_store_le32(counters + 16 * b, counter++);
+        k_ecb_enc(ctx->impl, &ctx->ks[1], stream, counters, nblocks);
+        n = len < nblocks * 16 ? len : nblocks * 16;
+        gcm_siv_xor(out, in, stream, n);
+        out += n;
+        in += n;
+        len -= n;
+    }
+    hwc_wipe(counters, sizeof counters);
+    hwc_wipe(stream, sizeof stream);
+}
+
+static int gcm_siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    int rc;
+
+    if (key_len != ctx->cipher->key_len || (key_len != 16 && key_len != 32))
+        return HWC_ERR_KEY_LEN;
+    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    if (rc != HWC_OK)
+        return rc;
+    hwc_wipe(st, sizeof *st);
+    st->key_len = key_len;
+    st->phase = GCM_SIV_NO_MESSAGE;
+    return HWC_OK;
+}
+
+static int gcm_siv_check_iv(const hwc_cipher *cipher, size_t iv_len) {
+    (void)cipher;
+    return iv_len == GCM_SIV_NONCE_LEN ? HWC_OK : HWC_ERR_IV_LEN;
+}
+
+/* Per-nonce key derivation (RFC 8452 §4): block i is E(K, LE32(i) || N);
+ * keep the first 8 bytes of each. Blocks 0-1 make the authentication key,
+ * blocks 2-3 (2-5 for AES-256) the encryption key. */
+static int gcm_siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    alignas(16) uint8_t blocks[6 * 16];
+    alignas(16) uint8_t auth_key[16];
+    alignas(16) uint8_t enc_key[32];
+    size_t nblocks, i;
+    int rc;
+
+    if (gcm_siv_check_iv(ctx->cipher, iv_len) != HWC_OK)
+        return HWC_ERR_IV_LEN;
+    if (!ctx->keyed || (st->key_len != 16 && st->key_len != 32))
+        return HWC_ERR_STATE;
+
+    nblocks = 2 + st->key_len / 8;
+    for (i = 0; i < nblocks; i++) {
+        hwc_store_le32(blocks + 16 * i, (uint32_t)i);
+        memcpy(blocks + 16 * i + 4, iv, GCM_SIV_NONCE_LEN);
+    }
+    k_ecb_enc(ctx->impl, &ctx->ks[0], blocks, blocks, nblocks);
+    memcpy(auth_key, blocks, 8);
+    memcpy(auth_key + 8, blocks + 16, 8);
+    for (i = 2; i < nblocks; i++)
+        memcpy(enc_key + 8 * (i - 2), blocks + 16 * i, 8);
+
+    rc = hwc_block_set_key(ctx, &ctx->ks[1], enc_key, st->key_len, 0);
+    if (rc == HWC_OK) {
+        hwc_polyval_init(ctx->ghash, &st->polyval_key, auth_key);
+        memset(st->acc, 0, sizeof st->acc);
+        hwc_wipe(st->aad_buf, sizeof st->aad_buf);
+        hwc_wipe(st->tag, sizeof st->tag);
+        memset(st->nonce, 0, sizeof st->nonce);
+        memcpy(st->nonce, iv, GCM_SIV_NONCE_LEN);
+        st->aad_len = 0;
+        st->aad_buf_len = 0;
+        st->tag_set = 0;
+        st->phase = GCM_SIV_AAD;
+    }
+    hwc_wipe(blocks, sizeof blocks);
+    hwc_wipe(auth_key, sizeof auth_key);
+    hwc_wipe(enc_key, sizeof enc_key);
+    return rc;
+}
+
+static int gcm_siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    size_t full;
+
+    if (st->phase != GCM_SIV_AAD)
+        return HWC_ERR_STATE;
+    if ((uint64_t)aad_len > GCM_SIV_MAX_LEN - st->aad_len)
+        return HWC_ERR_DATA_LEN;
+    if (aad_len == 0)
+        return HWC_OK;
+    st->aad_len += aad_len;
+
+    if (st->aad_buf_len) {
+        size_t take = 16 - st->aad_buf_len;
+        if (take > aad_len)
+            take = aad_len;
+        memcpy(st->aad_buf + st->aad_buf_len, aad, take);
+        st->aad_buf_len += take;
+        aad += take;
+        aad_len -= take;
+        if (st->aad_buf_len < 16)
+            return HWC_OK;
+        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, st->aad_buf, 1);
+        st->aad_buf_len = 0;
+    }
+    full = aad_len / 16;
+    if (full)
+        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, aad, full);
+    st->aad_buf_len = aad_len % 16;
+    if (st->aad_buf_len)
+        memcpy(st->aad_buf, aad + full * 16, st->aad_buf_len);
+    return HWC_OK;
+}
+
+/* The single data call; also run by final() when update() never came. */
+static int gcm_siv_process(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    alignas(16) uint8_t tag[16];
+
+    /* The AAD ends here: pad its last partial block. */
+    if (st->aad_buf_len) {
+        memset(st->aad_buf + st->aad_buf_len, 0, 16 - st->aad_buf_len);
+        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, st->aad_buf, 1);
+        hwc_wipe(st->aad_buf, sizeof st->aad_buf);
+        st->aad_buf_len = 0;
+    }
+
+    if (ctx->encrypt) {
+        gcm_siv_absorb_padded(st, ctx->ghash, in, len);
+        gcm_siv_compute_tag(st, ctx, (uint64_t)len, st->tag);
+        gcm_siv_ctr(ctx, st->tag, out, in, len);
+        st->phase = GCM_SIV_DATA_DONE;
+        return HWC_OK;
+    }
+    gcm_siv_ctr(ctx, st->tag, out, in, len);
+    gcm_siv_absorb_padded(st, ctx->ghash, out, len);
+    gcm_siv_compute_tag(st, ctx, (uint64_t)len, tag);
+    if (hwc_ct_memcmp(tag, st->tag, 16) != 0) {
+        hwc_wipe(out, len);
+        hwc_wipe(tag, sizeof tag);
+        st->phase = GCM_SIV_FAILED;
+        return HWC_ERR_AUTH;
+    }
+    hwc_wipe(tag, sizeof tag);
+    st->phase = GCM_SIV_DATA_DONE;
+    return HWC_OK;
+}
+
+static int gcm_siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    int rc;
+
+    if (st->phase != GCM_SIV_AAD)
+        return HWC_ERR_STATE;
+    if ((uint64_t)in_len > GCM_SIV_MAX_LEN)
+        return HWC_ERR_DATA_LEN;
+    if (!ctx->encrypt && !st->tag_set)
+        return HWC_ERR_STATE;
+    rc = gcm_siv_process(ctx, out, in, in_len);
+    if (out_len)
+        *out_len = rc == HWC_OK ? in_len : 0;
+    return rc;
+}
+
+static int gcm_siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    int rc;
+
+    (void)out;
+    if (st->phase == GCM_SIV_FAILED)
+        return HWC_ERR_AUTH;
+    if (st->phase == GCM_SIV_AAD) {
+        /* No update(): the message is empty. */
+        if (!ctx->encrypt && !st->tag_set)
+            return HWC_ERR_STATE;
+        rc = gcm_siv_process(ctx, NULL, NULL, 0);
+        if (rc != HWC_OK)
+            return rc;
+    }
+    if (st->phase != GCM_SIV_DATA_DONE)
+        return HWC_ERR_STATE;
+    st->phase = GCM_SIV_FINISHED;
+    if (out_len)
+        *out_len = 0;
+    return HWC_OK;
+}
+
+static int gcm_siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
+    (void)ctx;
+    return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
+}
+
+/* Decryption needs the tag to start CTR, so it comes before update(). */
+static int gcm_siv_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+
+    if (ctx->encrypt || st->phase != GCM_SIV_AAD)
+        return HWC_ERR_STATE;
+    if (tag_len != 16)
+        return HWC_ERR_TAG_LEN;
+    memcpy(st->tag, tag, 16);
+    st->tag_set = 1;
+    return HWC_OK;
+}
+
+static int gcm_siv_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+
+    if (!ctx->encrypt || st->phase != GCM_SIV_FINISHED)
+        return HWC_ERR_STATE;
+    if (tag_len != 16)
+        return HWC_ERR_TAG_LEN;
+    memcpy(tag, st->tag, 16);
+    return HWC_OK;
+}
+
+const hwc_mode_ops hwc_mode_gcm_siv_ops = {
+    .set_key = gcm_siv_set_key,
+    .check_iv = gcm_siv_check_iv,
+    .start = gcm_siv_start,
+    .aad = gcm_siv_aad,
+    .update = gcm_siv_update,
+    .final = gcm_siv_final,
+    .set_tag_len = gcm_siv_set_tag_len,
+    .set_tag = gcm_siv_set_tag,
+    .get_tag = gcm_siv_get_tag,
+};
