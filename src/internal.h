@@ -28,8 +28,10 @@
  * schedule holds both directions (set_key writes the decryption part only
  * when asked). Aligned so kernels may use aligned vector loads on it. */
 #define HWC_KS_BYTES 2048
-typedef struct hwc_ks {
+typedef union hwc_ks {
     alignas(64) uint8_t bytes[HWC_KS_BYTES];
+    uint32_t w32[HWC_KS_BYTES / 4]; /* word views: back ends read round keys */
+    uint64_t w64[HWC_KS_BYTES / 8]; /* as words without aliasing casts */
 } hwc_ks;
 
 struct hwc_ghash_key; /* below; fused GCM kernels take one */
