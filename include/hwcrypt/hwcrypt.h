@@ -11,7 +11,9 @@
  *   - A NULL pointer with a zero length is fine; with a non-zero length it is
  *     HWC_ERR_NULL.
  *   - When authentication fails, the one-shot functions zero the whole output
- *     buffer.  hwc_final() in streaming AEAD decryption returns HWC_ERR_AUTH;
+ *     buffer.  SIV and GCM-SIV (one update per message) check the tag in
+ *     hwc_update(), zero what it wrote and return HWC_ERR_AUTH there and
+ *     again from hwc_final().  hwc_final() in streaming AEAD decryption returns HWC_ERR_AUTH;
  *     the plaintext already handed out by hwc_update() must then be discarded
  *     by the caller (use the one-shot hwc_aead_open() to never see it).
  */
@@ -184,7 +186,7 @@ HWC_API hwc_ctx *hwc_ctx_new(void);
 HWC_API void hwc_ctx_free(hwc_ctx *ctx);
 
 /* Force a back end by name for the next hwc_init() with a key ("ct",
- * "aesni", ...); NULL returns to automatic selection.  HWC_ERR_UNKNOWN for a
+ * "aesni", ...); NULL or "" returns to automatic selection.  HWC_ERR_UNKNOWN for a
  * name that does not exist, HWC_ERR_UNAVAILABLE when it cannot run here. */
 HWC_API int hwc_ctx_set_impl(hwc_ctx *ctx, const char *impl_name);
 /* Name of the block-cipher back end in use ("ct"), or NULL before a key. */
@@ -195,8 +197,10 @@ HWC_API const char *hwc_ctx_ghash_impl(const hwc_ctx *ctx);
  *   cipher  NULL keeps the cipher (and key) of the previous init;
  *   key     NULL keeps the current key (key_len ignored): a new message with
  *           the same key, without a new key schedule;
- *   iv      the IV / nonce / initial counter block; NULL only for modes
- *           without one (ECB, CMAC) or when iv_len is 0.
+ *   iv      the IV / nonce / initial counter block. NULL with iv_len 0 on a
+ *           mode that needs one leaves the context keyed and waiting for
+ *           it (EVP-style two-step init: a later hwc_init with NULL cipher
+ *           and key supplies it); data before then is HWC_ERR_STATE.
  *   encrypt HWC_ENCRYPT or HWC_DECRYPT.
  * For MACs, `encrypt` is ignored.  For key wrap, use hwc_key_wrap(). */
 HWC_API int hwc_init(hwc_ctx *ctx, const hwc_cipher *cipher, int encrypt,
