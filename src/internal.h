@@ -100,6 +100,15 @@ typedef struct hwc_block_impl {
                       uint8_t *out, const uint8_t *in, size_t nblocks);
     size_t (*gcm_dec)(const hwc_ks *ks, const struct hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                       uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* Optional fused CCM over whole blocks: CTR (ctr incremented as a
+     * 128-bit big-endian integer, like ctr128) interleaved with the CBC-MAC
+     * of the plaintext, so the two serial chains overlap. Encryption: mac
+     * absorbs in, out = in ^ E(ctr++). Decryption: out = in ^ E(ctr++),
+     * mac absorbs out. out may equal in. */
+    void (*ccm_enc)(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                    size_t nblocks);
+    void (*ccm_dec)(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                    size_t nblocks);
 } hwc_block_impl;
 
 /* GHASH key: the back end's precomputed powers of H. */
