@@ -7,18 +7,40 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "riscv/riscv_getters.h"
 
 typedef const hwc_block_impl *(*block_getter)(void);
 typedef const hwc_ghash_impl *(*ghash_getter)(void);
 
 /* Priority order: fastest first, the portable back end last. */
 static const block_getter aes_getters[] = {
+#if defined(__x86_64__)
+    hwc_aes_vaes_get,
+    hwc_aes_aesni_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 64
+    hwc_aes_zkn64_get,
+    hwc_aes_zkne64_get, /* Zkne without Zknd: hardware encryption, ct decryption */
+#endif
     hwc_aes_ct_get,
 };
 static const block_getter sm4_getters[] = {
+#if defined(__x86_64__)
+    hwc_sm4_aesni_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 64
+    hwc_sm4_zksed64_get,
+#endif
     hwc_sm4_ct_get,
 };
 static const ghash_getter ghash_getters[] = {
+#if defined(__x86_64__)
+    hwc_ghash_vpclmul_get,
+    hwc_ghash_pclmul_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 64
+    hwc_ghash_clmul64_get,
+#endif
     hwc_ghash_ct_get,
 };
 
