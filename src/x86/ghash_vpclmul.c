@@ -1,0 +1,221 @@
+/*
+ * GHASH and POLYVAL with VPCLMULQDQ on 256-bit registers (back end
+ * "vpclmul").
+ *
+ * The same POLYVAL kernel as the "pclmul" back end (x86_internal.h explains
+ * why GHASH is POLYVAL on byte-reversed blocks with H' = mulX_POLYVAL(
+ * ByteReverse(H))), but two blocks per instruction and sixteen blocks per
+ * reduction:
+ *     S' = (S ^ X_1) H^16 ^ X_2 H^15 ^ ... ^ X_16 H
+ * Each 256-bit register holds two consecutive blocks; the key stores the
+ * matching powers as register-sized pairs, so a sixteen-block step is eight
+ * 256-bit Karatsuba products (three VPCLMULQDQ each) summed unreduced, the
+ * two 128-bit lanes added, and one Montgomery reduction (clmul_acc_reduce of
+ * x86_internal.h). A tail of n < 16 blocks uses the last n powers of the
+ * same table. No branch or address depends on H or the data.
+ *
+ * Key layout (hwc_ghash_key, 512 bytes, all used): see vpclmul_ghash_key.
+ * The fused GCM kernels of the "vaes" back end (aes_vaes.c) read the same
+ * layout; the two definitions must stay identical.
+ */
+#if defined(__x86_64__)
+
+#include "x86_internal.h"
+
+#define HWC_TARGET_VPCLMUL __attribute__((target("avx2,pclmul,vpclmulqdq,ssse3")))
+#define VPCLMUL_INLINE HWC_X86_INLINE HWC_TARGET_VPCLMUL
+
+#define VPCLMUL_POWERS 16 /* blocks per reduction */
+#define VPCLMUL_PAIRS (VPCLMUL_POWERS / 2)
+
+/* pair[m] holds, in its low lane, the power for block 2m of a sixteen-block
+ * step and in its high lane the power for block 2m + 1: H^(16-2m) and
+ * H^(15-2m) (POLYVAL domain, powers under dot()). karatsuba[m] holds the
+ * same two powers as hi ^ lo in both halves of each lane. */
+typedef struct vpclmul_ghash_key {
+    alignas(32) uint8_t pair[VPCLMUL_PAIRS][32];
+    alignas(32) uint8_t karatsuba[VPCLMUL_PAIRS][32];
+} vpclmul_ghash_key;
+
+_Static_assert(sizeof(vpclmul_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL GHASH key must fit in hwc_ghash_key");
+
+static inline const __m256i *key_pair(const hwc_ghash_key *key, unsigned m) {
+    return (const __m256i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, pair) + 32 * m);
+}
+static inline const __m256i *key_karatsuba(const hwc_ghash_key *key, unsigned m) {
+    return (const __m256i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, karatsuba) + 32 * m);
+}
+/* H^e alone (e in 1..16), as its 16 bytes inside the pair table. */
+static inline const __m128i *key_power(const hwc_ghash_key *key, unsigned e) {
+    unsigned slot = VPCLMUL_POWERS - e; /* block position 0..15 that H^e serves */
+    return (const __m128i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, pair) + 16 * slot);
+}
+static inline const __m128i *key_power_karatsuba(const hwc_ghash_key *key, unsigned e) {
+    unsigned slot = VPCLMUL_POWERS - e;
+    return (const __m128i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, karatsuba) + 16 * slot);
+}
+
+/* ------------------------------------------------------------ key setup */
+
+static HWC_TARGET_PCLMUL __m128i polyval_mul(__m128i a, __m128i b) {
+    clmul_acc acc;
+    clmul_acc_first(&acc, a, b, _mm_xor_si128(b, _mm_shuffle_epi32(b, 0x4e)));
+    return clmul_acc_reduce(&acc);
+}
+
+/* Fill the key with h^1..h^16 (h in the POLYVAL domain). */
+static HWC_TARGET_PCLMUL void vpclmul_fill_key(hwc_ghash_key *key, __m128i h) {
+    vpclmul_ghash_key k;
+    __m128i power = h;
+    for (unsigned e = 1; e <= VPCLMUL_POWERS; e++) {
+        if (e != 1)
+            power = polyval_mul(power, h);
+        unsigned slot = VPCLMUL_POWERS - e;
+        _mm_storeu_si128((__m128i *)(void *)(&k.pair[0][0] + 16 * slot), power);
+        _mm_storeu_si128((__m128i *)(void *)(&k.karatsuba[0][0] + 16 * slot),
+                         _mm_xor_si128(power, _mm_shuffle_epi32(power, 0x4e)));
+    }
+    memcpy(key->bytes, &k, sizeof k);
+    hwc_wipe(&k, sizeof k);
+}
+
+static HWC_TARGET_PCLMUL void vpclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    /* H' = mulX_POLYVAL(ByteReverse(H)), the fold masked (H is secret). */
+    uint64_t hi = hwc_load_be64(h), lo = hwc_load_be64(h + 8);
+    uint64_t carry_mask = 0 - (hi >> 63);
+    hi = (hi << 1) | (lo >> 63);
+    lo = lo << 1;
+    hi ^= 0xC200000000000000ull & carry_mask;
+    lo ^= 1u & carry_mask;
+    vpclmul_fill_key(key, _mm_set_epi64x((long long)hi, (long long)lo));
+}
+
+static HWC_TARGET_PCLMUL void vpclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    vpclmul_fill_key(key, _mm_loadu_si128((const __m128i *)(const void *)h));
+}
+
+/* --------------------------------------------------------------- kernel */
+
+/* An unreduced sum of 256-bit products, two lanes of Karatsuba parts. */
+typedef struct clmul_acc256 {
+    __m256i lo, mid, hi;
+} clmul_acc256;
+
+VPCLMUL_INLINE void acc256_first(clmul_acc256 *acc, __m256i x, __m256i h, __m256i h_mid) {
+    acc->lo = _mm256_clmulepi64_epi128(x, h, 0x00);
+    acc->hi = _mm256_clmulepi64_epi128(x, h, 0x11);
+    acc->mid = _mm256_clmulepi64_epi128(_mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e)), h_mid, 0x00);
+}
+
+VPCLMUL_INLINE void acc256_add(clmul_acc256 *acc, __m256i x, __m256i h, __m256i h_mid) {
+    acc->lo = _mm256_xor_si256(acc->lo, _mm256_clmulepi64_epi128(x, h, 0x00));
+    acc->hi = _mm256_xor_si256(acc->hi, _mm256_clmulepi64_epi128(x, h, 0x11));
+    acc->mid = _mm256_xor_si256(
+        acc->mid, _mm256_clmulepi64_epi128(_mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e)), h_mid, 0x00));
+}
+
+/* The two lanes summed: a 128-bit accumulator ready for clmul_acc_reduce. */
+VPCLMUL_INLINE clmul_acc acc256_fold(const clmul_acc256 *acc) {
+    clmul_acc r;
+    r.lo = _mm_xor_si128(_mm256_castsi256_si128(acc->lo), _mm256_extracti128_si256(acc->lo, 1));
+    r.mid = _mm_xor_si128(_mm256_castsi256_si128(acc->mid), _mm256_extracti128_si256(acc->mid, 1));
+    r.hi = _mm_xor_si128(_mm256_castsi256_si128(acc->hi), _mm256_extracti128_si256(acc->hi, 1));
+    return r;
+}
+
+VPCLMUL_INLINE __m256i load_pair(const uint8_t *p, int reflect, __m256i bswap) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    return reflect ? _mm256_shuffle_epi8(x, bswap) : x;
+}
+
+VPCLMUL_INLINE __m128i load_block(const uint8_t *p, int reflect, __m128i bswap) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return reflect ? _mm_shuffle_epi8(x, bswap) : x;
+}
+
+/* The shared kernel; `reflect` (GHASH) is a constant after inlining. */
+VPCLMUL_INLINE void vpclmul_hash(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t nblocks,
+                                 int reflect) {
+    const __m128i bswap = pclmul_byteswap_mask();
+    const __m256i bswap2 = _mm256_broadcastsi128_si256(bswap);
+    __m128i s = load_block(state, reflect, bswap);
+
+    for (; nblocks >= VPCLMUL_POWERS; nblocks -= VPCLMUL_POWERS, in += VPCLMUL_POWERS * 16) {
+        clmul_acc256 acc;
+        /* The state joins the first block: it lands in the low lane. */
+        __m256i first = _mm256_xor_si256(load_pair(in, reflect, bswap2), _mm256_zextsi128_si256(s));
+        acc256_first(&acc, first, _mm256_load_si256(key_pair(key, 0)), _mm256_load_si256(key_karatsuba(key, 0)));
+        for (unsigned m = 1; m < VPCLMUL_PAIRS; m++)
+            acc256_add(&acc, load_pair(in + 32 * m, reflect, bswap2), _mm256_load_si256(key_pair(key, m)),
+                       _mm256_load_si256(key_karatsuba(key, m)));
+        clmul_acc folded = acc256_fold(&acc);
+        s = clmul_acc_reduce(&folded);
+    }
+
+    if (nblocks != 0) {
+        /* n < 16 blocks take H^n..H^1: the first block (with the state)
+         * alone if n is odd, else the first pair; then the remaining pairs
+         * with the last pairs of the table. */
+        unsigned n = (unsigned)nblocks;
+        clmul_acc acc;
+        if (n & 1) {
+            clmul_acc_first(&acc, _mm_xor_si128(s, load_block(in, reflect, bswap)),
+                            _mm_loadu_si128(key_power(key, n)), _mm_loadu_si128(key_power_karatsuba(key, n)));
+            in += 16;
+            n -= 1;
+        } else {
+            const unsigned m = VPCLMUL_PAIRS - n / 2;
+            clmul_acc256 first;
+            acc256_first(&first, _mm256_xor_si256(load_pair(in, reflect, bswap2), _mm256_zextsi128_si256(s)),
+                         _mm256_load_si256(key_pair(key, m)), _mm256_load_si256(key_karatsuba(key, m)));
+            acc = acc256_fold(&first);
+            in += 32;
+            n -= 2;
+        }
+        if (n != 0) {
+            unsigned m = VPCLMUL_PAIRS - n / 2;
+            clmul_acc256 rest;
+            acc256_first(&rest, load_pair(in, reflect, bswap2), _mm256_load_si256(key_pair(key, m)),
+                         _mm256_load_si256(key_karatsuba(key, m)));
+            for (m++, in += 32; m < VPCLMUL_PAIRS; m++, in += 32)
+                acc256_add(&rest, load_pair(in, reflect, bswap2), _mm256_load_si256(key_pair(key, m)),
+                           _mm256_load_si256(key_karatsuba(key, m)));
+            const clmul_acc part = acc256_fold(&rest);
+            acc.lo = _mm_xor_si128(acc.lo, part.lo);
+            acc.mid = _mm_xor_si128(acc.mid, part.mid);
+            acc.hi = _mm_xor_si128(acc.hi, part.hi);
+        }
+        s = clmul_acc_reduce(&acc);
+    }
+
+    if (reflect)
+        s = _mm_shuffle_epi8(s, bswap);
+    _mm_storeu_si128((__m128i *)(void *)state, s);
+}
+
+static HWC_TARGET_VPCLMUL void vpclmul_ghash_update(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
+                                                    size_t nblocks) {
+    vpclmul_hash(key, state, in, nblocks, 1);
+}
+
+static HWC_TARGET_VPCLMUL void vpclmul_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
+                                                      const uint8_t *in, size_t nblocks) {
+    vpclmul_hash(key, state, in, nblocks, 0);
+}
+
+static const hwc_ghash_impl ghash_vpclmul_impl = {
+    .name = "vpclmul",
+    .required_caps = HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_AVX2 | HWC_CAP_VPCLMUL,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .usable = NULL,
+    .init = vpclmul_ghash_init,
+    .update = vpclmul_ghash_update,
+    .polyval_init = vpclmul_polyval_init,
+    .polyval_update = vpclmul_polyval_update,
+};
+
+const hwc_ghash_impl *hwc_ghash_vpclmul_get(void) {
+    return &ghash_vpclmul_impl;
+}
+
+#endif /* __x86_64__ */
