@@ -1,0 +1,763 @@
+/*
+ * AES with the RV64 scalar crypto extensions: back ends "zkn64" (Zkne +
+ * Zknd) and "zkne64" (Zkne only).
+ *
+ * The 128-bit state lives in two 64-bit registers, x0 = bytes 0..7 and
+ * x1 = bytes 8..15 as little-endian words, which is what aes64es/aes64esm
+ * take: aes64esm(x0, x1) is the new x0 and aes64esm(x1, x0) the new x1
+ * after SubBytes, ShiftRows and MixColumns. A round is two of those and two
+ * XORs with the round key, so AES-128 is 42 instructions per block. Round
+ * keys are copied into locals before each kernel's block loop so the
+ * compiler keeps what fits (all of AES-128's 22 words) in registers; the
+ * key XOR after the last round is folded into whatever XOR the mode does
+ * next (CTR keystream, XTS/OCB offsets, CBC chaining).
+ *
+ * Every mode has its own loop here (ECB, CBC, CFB, OFB, CTR with 128- and
+ * 32-bit counters, XTS, OCB, CBC-MAC); GCM, CCM, CMAC, SIV, GCM-SIV and KW
+ * reach these through the modes' k_*() calls. Kernels are written once per
+ * body and instantiated for 10, 12 and 14 rounds (ZKN_BY_ROUNDS) so the
+ * round loops unroll with constant key indices. CBC decryption and XTS,
+ * whose chaining values crowd out key registers, take two blocks per
+ * iteration so each key the compiler must reload serves both.
+ *
+ * Counters. CTR needs the counter block in the little-endian state layout,
+ * i.e. byte-reversed; without Zbb a byte reversal costs 13 instructions.
+ * The counter's last byte is the top byte of x1, so within a run of blocks
+ * where that byte does not wrap, the next counter block is x1 + 2^56: one
+ * add per block. The full counter (native, big-endian value) is advanced
+ * and byte-reversed again once per run of up to 256 blocks. Counters are
+ * public, so branching on them leaks nothing.
+ *
+ * "zkne64" is for cores with Zkne but not Zknd: every kernel that only
+ * runs the cipher forward uses the hardware, and the decryption direction
+ * (ECB/CBC decryption, XTS/OCB decryption, key unwrap) uses the portable
+ * constant-time "ct" AES, whose schedule is written beside this one in the
+ * same hwc_ks. `hwcrypt caps` shows it as its own back end.
+ *
+ * Constant time: no branch or address depends on key or data; the scalar
+ * AES instructions are data-independent in time on cores with Zkt.
+ */
+#if defined(__riscv) && __riscv_xlen == 64
+
+#include "riscv_getters.h"
+#include "riscv_internal.h"
+
+#define ZKN_MAX_ROUNDS 14
+#define ZKN_MAX_WORDS (2 * (ZKN_MAX_ROUNDS + 1))
+/* Layout in hwc_ks: the first KiB is left to the ct schedule (zkne64's
+ * decryption); then encryption and decryption round keys, two words each. */
+#define ZKN_ENC_OFFSET 1024
+#define ZKN_DEC_OFFSET (ZKN_ENC_OFFSET + 8 * ZKN_MAX_WORDS)
+#define ZKN_ROUNDS_OFFSET (ZKN_DEC_OFFSET + 8 * ZKN_MAX_WORDS)
+
+_Static_assert(ZKN_ROUNDS_OFFSET < HWC_KS_BYTES, "zkn64 schedule must fit in hwc_ks");
+_Static_assert(ZKN_ENC_OFFSET % 64 == 0, "round keys must stay 8-byte aligned");
+
+static inline const rv_word *enc_keys(const hwc_ks *ks) {
+    return (const rv_word *)(const void *)(ks->bytes + ZKN_ENC_OFFSET);
+}
+static inline const rv_word *dec_keys(const hwc_ks *ks) {
+    return (const rv_word *)(const void *)(ks->bytes + ZKN_DEC_OFFSET);
+}
+static inline unsigned rounds_of(const hwc_ks *ks) {
+    return ks->bytes[ZKN_ROUNDS_OFFSET];
+}
+
+/* Run STMT with NR an integer constant: 10, 12 or 14 rounds. */
+#define ZKN_BY_ROUNDS(ks, STMT)            \
+    switch (rounds_of(ks)) {               \
+    case 10: {                             \
+        enum { NR = 10 };                  \
+        STMT;                              \
+        break;                             \
+    }                                      \
+    case 12: {                             \
+        enum { NR = 12 };                  \
+        STMT;                              \
+        break;                             \
+    }                                      \
+    default: {                             \
+        enum { NR = 14 };                  \
+        STMT;                              \
+        break;                             \
+    }                                      \
+    }
+
+/* ------------------------------------------------------- key expansion */
+
+/* aes64ks1i takes the round number as an immediate. */
+static uint64_t ks1i(uint64_t w, unsigned rnum) {
+    switch (rnum) {
+    case 0: return rv_aes64ks1i(w, 0);
+    case 1: return rv_aes64ks1i(w, 1);
+    case 2: return rv_aes64ks1i(w, 2);
+    case 3: return rv_aes64ks1i(w, 3);
+    case 4: return rv_aes64ks1i(w, 4);
+    case 5: return rv_aes64ks1i(w, 5);
+    case 6: return rv_aes64ks1i(w, 6);
+    case 7: return rv_aes64ks1i(w, 7);
+    case 8: return rv_aes64ks1i(w, 8);
+    case 9: return rv_aes64ks1i(w, 9);
+    default: return rv_aes64ks1i(w, 10); /* SubWord only: AES-256's odd steps */
+    }
+}
+
+/* FIPS-197 5.2 two words at a time. ks1i(k, r) is SubWord(RotWord(w)) ^ rcon
+ * of the high word w of k, in both halves; ks2(t, k) turns the old pair
+ * (w_i, w_i+1) into (w_i ^ t, w_i ^ w_i+1 ^ t) with t the high word of its
+ * first operand, which is the schedule's running XOR. Only Zkne is used:
+ * zkne64 expands with it too. */
+static void zkn64_expand_enc(rv_word *rk, const uint8_t *key, size_t key_len) {
+    uint64_t k[4];
+    for (size_t i = 0; i < key_len / 8; i++)
+        k[i] = hwc_load_le64(key + 8 * i);
+
+    if (key_len == 16) {
+        rk[0] = k[0];
+        rk[1] = k[1];
+        for (unsigned r = 0; r < 10; r++) {
+            k[0] = rv_aes64ks2(ks1i(k[1], r), k[0]);
+            k[1] = rv_aes64ks2(k[0], k[1]);
+            rk[2 * r + 2] = k[0];
+            rk[2 * r + 3] = k[1];
+        }
+    } else if (key_len == 24) {
+        /* 52 words: 3 from the key, 8 steps of 6 (the last step's third pair
+         * is past the end). */
+        unsigned n = 0;
+        rk[n++] = k[0];
+        rk[n++] = k[1];
+        rk[n++] = k[2];
+        for (unsigned r = 0; r < 8; r++) {
+            k[0] = rv_aes64ks2(ks1i(k[2], r), k[0]);
+            k[1] = rv_aes64ks2(k[0], k[1]);
+            k[2] = rv_aes64ks2(k[1], k[2]);
+            rk[n++] = k[0];
+            rk[n++] = k[1];
+            if (n < 26)
+                rk[n++] = k[2];
+        }
+    } else {
+        /* 60 words: 4 from the key, 7 steps of 8 (the last one half used). */
+        unsigned n = 0;
+        for (unsigned i = 0; i < 4; i++)
+            rk[n++] = k[i];
+        for (unsigned r = 0; r < 7; r++) {
+            k[0] = rv_aes64ks2(ks1i(k[3], r), k[0]);
+            k[1] = rv_aes64ks2(k[0], k[1]);
+            rk[n++] = k[0];
+            rk[n++] = k[1];
+            if (n == 30)
+                break;
+            k[2] = rv_aes64ks2(ks1i(k[1], 10), k[2]);
+            k[3] = rv_aes64ks2(k[2], k[3]);
+            rk[n++] = k[2];
+            rk[n++] = k[3];
+        }
+    }
+    hwc_wipe(k, sizeof k);
+}
+
+/* The equivalent inverse cipher's keys (FIPS-197 5.3.5): the encryption
+ * keys in reverse order, the middle ones through InvMixColumns, because
+ * aes64dsm applies InvMixColumns before the key XOR. */
+static void zkn64_expand_dec(rv_word *dk, const rv_word *rk, unsigned nr) {
+    dk[0] = rk[2 * nr];
+    dk[1] = rk[2 * nr + 1];
+    for (unsigned r = 1; r < nr; r++) {
+        dk[2 * r] = rv_aes64im(rk[2 * (nr - r)]);
+        dk[2 * r + 1] = rv_aes64im(rk[2 * (nr - r) + 1]);
+    }
+    dk[2 * nr] = rk[0];
+    dk[2 * nr + 1] = rk[1];
+}
+
+static void zkn64_write_schedule(hwc_ks *ks, const uint8_t *key, size_t key_len) {
+    rv_word *rk = (rv_word *)(void *)(ks->bytes + ZKN_ENC_OFFSET);
+    zkn64_expand_enc(rk, key, key_len);
+    ks->bytes[ZKN_ROUNDS_OFFSET] = (uint8_t)(key_len / 4 + 6);
+}
+
+static void hwc_aes_set_key_zkn64(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    zkn64_write_schedule(ks, key, key_len);
+    if (want_dec)
+        zkn64_expand_dec((rv_word *)(void *)(ks->bytes + ZKN_DEC_OFFSET), enc_keys(ks), rounds_of(ks));
+}
+
+/* zkne64: the decryption direction is the portable AES, keyed here too. */
+static void hwc_aes_set_key_zkne64(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    if (want_dec)
+        hwc_aes_ct_get()->set_key(ks, key, key_len, 1); /* writes below ZKN_ENC_OFFSET only */
+    zkn64_write_schedule(ks, key, key_len);
+}
+
+_Static_assert(ZKN_ENC_OFFSET >= 15 * 64 + 1, "the ct schedule must fit below the zkn64 one");
+
+/* -------------------------------------------------------- block rounds */
+
+/* A kernel's copy of the round keys (locals: registers where they fit). */
+#define LOAD_KEYS(k, src, nr)                       \
+    uint64_t k[ZKN_MAX_WORDS];                      \
+    _Pragma("GCC unroll 30")                        \
+    for (unsigned i_ = 0; i_ < 2 * ((nr) + 1); i_++) \
+        k[i_] = (src)[i_]
+
+/* Rounds 1..nr on a state that already has round key 0 added; leaves the
+ * last round key un-added (callers fold it into their next XOR). */
+RV_INLINE void enc_rounds(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
+    uint64_t a = *x0, b = *x1;
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        uint64_t t = rv_aes64esm(a, b) ^ k[2 * r];
+        b = rv_aes64esm(b, a) ^ k[2 * r + 1];
+        a = t;
+    }
+    *x0 = rv_aes64es(a, b);
+    *x1 = rv_aes64es(b, a);
+}
+
+/* The same for decryption, with the equivalent-inverse-cipher keys. */
+RV_INLINE void dec_rounds(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
+    uint64_t a = *x0, b = *x1;
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        uint64_t t = rv_aes64dsm(a, b) ^ k[2 * r];
+        b = rv_aes64dsm(b, a) ^ k[2 * r + 1];
+        a = t;
+    }
+    *x0 = rv_aes64ds(a, b);
+    *x1 = rv_aes64ds(b, a);
+}
+
+/* One whole block: E(x) / D(x) with every round key. */
+RV_INLINE void enc_block(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
+    *x0 ^= k[0];
+    *x1 ^= k[1];
+    enc_rounds(k, nr, x0, x1);
+    *x0 ^= k[2 * nr];
+    *x1 ^= k[2 * nr + 1];
+}
+
+/* Two independent blocks (a, b) through the rounds together: each round
+ * key is read once for both, which matters when the kernel's other
+ * chaining values leave too few registers for all the keys. */
+RV_INLINE void enc_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
+    uint64_t a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        uint64_t t = rv_aes64esm(a0, a1) ^ k[2 * r];
+        a1 = rv_aes64esm(a1, a0) ^ k[2 * r + 1];
+        a0 = t;
+        t = rv_aes64esm(b0, b1) ^ k[2 * r];
+        b1 = rv_aes64esm(b1, b0) ^ k[2 * r + 1];
+        b0 = t;
+    }
+    a[0] = rv_aes64es(a0, a1);
+    a[1] = rv_aes64es(a1, a0);
+    b[0] = rv_aes64es(b0, b1);
+    b[1] = rv_aes64es(b1, b0);
+}
+
+RV_INLINE void dec_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
+    uint64_t a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        uint64_t t = rv_aes64dsm(a0, a1) ^ k[2 * r];
+        a1 = rv_aes64dsm(a1, a0) ^ k[2 * r + 1];
+        a0 = t;
+        t = rv_aes64dsm(b0, b1) ^ k[2 * r];
+        b1 = rv_aes64dsm(b1, b0) ^ k[2 * r + 1];
+        b0 = t;
+    }
+    a[0] = rv_aes64ds(a0, a1);
+    a[1] = rv_aes64ds(a1, a0);
+    b[0] = rv_aes64ds(b0, b1);
+    b[1] = rv_aes64ds(b1, b0);
+}
+
+/* ------------------------------------------------------------------ ECB */
+
+RV_INLINE void ecb_enc_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        uint64_t x0 = in[0] ^ k[0], x1 = in[1] ^ k[1];
+        enc_rounds(k, nr, &x0, &x1);
+        out[0] = x0 ^ k[2 * nr];
+        out[1] = x1 ^ k[2 * nr + 1];
+    }
+}
+
+RV_INLINE void ecb_dec_body(const rv_word *dk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
+    LOAD_KEYS(k, dk, nr);
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        uint64_t x0 = in[0] ^ k[0], x1 = in[1] ^ k[1];
+        dec_rounds(k, nr, &x0, &x1);
+        out[0] = x0 ^ k[2 * nr];
+        out[1] = x1 ^ k[2 * nr + 1];
+    }
+}
+
+static void hwc_aes_ecb_enc_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+}
+
+static void hwc_aes_ecb_dec_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
+}
+
+/* zkne64's decryption: the portable AES on its own schedule. */
+static void hwc_aes_ecb_dec_zkne64_ct(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    hwc_aes_ct_get()->ecb_dec(ks, out, in, nblocks);
+}
+
+/* ------------------------------------------------------------------ CBC */
+
+/* Serial: each block's input is the previous ciphertext. */
+RV_INLINE void cbc_enc_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    uint64_t c0 = iv[0], c1 = iv[1];
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        uint64_t x0 = in[0] ^ c0 ^ k[0], x1 = in[1] ^ c1 ^ k[1];
+        enc_rounds(k, nr, &x0, &x1);
+        c0 = x0 ^ k[2 * nr];
+        c1 = x1 ^ k[2 * nr + 1];
+        out[0] = c0;
+        out[1] = c1;
+    }
+    iv[0] = c0;
+    iv[1] = c1;
+}
+
+/* P_i = D(C_i) ^ C_{i-1}, two blocks at a time (the previous ciphertext
+ * takes the registers the keys would otherwise have). Each pair's
+ * ciphertext is read before its plaintext is written: out == in works. */
+RV_INLINE void cbc_dec_body(const rv_word *dk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOAD_KEYS(k, dk, nr);
+    uint64_t p0 = iv[0], p1 = iv[1];
+    for (const rv_word *end = in + 2 * (n & ~(size_t)1); in != end; in += 4, out += 4) {
+        const uint64_t c0 = in[0], c1 = in[1], c2 = in[2], c3 = in[3];
+        uint64_t a[2] = {c0 ^ k[0], c1 ^ k[1]}, b[2] = {c2 ^ k[0], c3 ^ k[1]};
+        dec_rounds2(k, nr, a, b);
+        out[0] = a[0] ^ k[2 * nr] ^ p0;
+        out[1] = a[1] ^ k[2 * nr + 1] ^ p1;
+        out[2] = b[0] ^ k[2 * nr] ^ c0;
+        out[3] = b[1] ^ k[2 * nr + 1] ^ c1;
+        p0 = c2;
+        p1 = c3;
+    }
+    if (n & 1) {
+        const uint64_t c0 = in[0], c1 = in[1];
+        uint64_t x0 = c0 ^ k[0], x1 = c1 ^ k[1];
+        dec_rounds(k, nr, &x0, &x1);
+        out[0] = x0 ^ k[2 * nr] ^ p0;
+        out[1] = x1 ^ k[2 * nr + 1] ^ p1;
+        p0 = c0;
+        p1 = c1;
+    }
+    iv[0] = p0;
+    iv[1] = p1;
+}
+
+/* Chaining value in and out of the caller's 16 bytes around a STREAM. */
+#define WITH_CHAIN(chain, v, STMT)                    \
+    do {                                              \
+        uint64_t v[2];                                \
+        rv_load_chain((chain), &v[0], &v[1]);         \
+        STMT;                                         \
+        rv_store_chain((chain), v[0], v[1]);          \
+    } while (0)
+
+static void hwc_aes_cbc_enc_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(iv, v,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           cbc_enc_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
+}
+
+static void hwc_aes_cbc_dec_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(iv, v,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           cbc_dec_body(dec_keys(ks), NR, v, rv_out, rv_in, rv_n))));
+}
+
+/* ------------------------------------------------------------------ CFB */
+
+/* C_i = P_i ^ E(C_{i-1}); iv holds C_{i-1}. */
+RV_INLINE void cfb_enc_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    uint64_t c0 = iv[0], c1 = iv[1];
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        uint64_t x0 = c0 ^ k[0], x1 = c1 ^ k[1];
+        enc_rounds(k, nr, &x0, &x1);
+        c0 = x0 ^ k[2 * nr] ^ in[0];
+        c1 = x1 ^ k[2 * nr + 1] ^ in[1];
+        out[0] = c0;
+        out[1] = c1;
+    }
+    iv[0] = c0;
+    iv[1] = c1;
+}
+
+/* P_i = C_i ^ E(C_{i-1}): the cipher inputs are all known up front. */
+RV_INLINE void cfb_dec_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    uint64_t c0 = iv[0], c1 = iv[1];
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        uint64_t x0 = c0 ^ k[0], x1 = c1 ^ k[1];
+        enc_rounds(k, nr, &x0, &x1);
+        c0 = in[0];
+        c1 = in[1];
+        out[0] = x0 ^ k[2 * nr] ^ c0;
+        out[1] = x1 ^ k[2 * nr + 1] ^ c1;
+    }
+    iv[0] = c0;
+    iv[1] = c1;
+}
+
+static void hwc_aes_cfb_enc_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(iv, v,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           cfb_enc_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
+}
+
+static void hwc_aes_cfb_dec_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(iv, v,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           cfb_dec_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
+}
+
+/* ------------------------------------------------------------------ OFB */
+
+/* iv holds the last keystream block; the next is its encryption. */
+RV_INLINE void ofb_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
+                        size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    uint64_t s0 = iv[0], s1 = iv[1];
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
+        enc_block(k, nr, &s0, &s1);
+        out[0] = in[0] ^ s0;
+        out[1] = in[1] ^ s1;
+    }
+    iv[0] = s0;
+    iv[1] = s1;
+}
+
+static void hwc_aes_ofb_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                              size_t nblocks) {
+    WITH_CHAIN(iv, v,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
+}
+
+/* ------------------------------------------------------------------ CTR */
+
+/* The counter as a native big-endian value: hi = bytes 0..7, lo = 8..15. */
+typedef struct ctr_value {
+    uint64_t hi, lo;
+} ctr_value;
+
+/* Add n to the counter: the whole 128 bits, or only the last 32 (GCM). */
+RV_INLINE void ctr_advance(ctr_value *c, uint64_t n, int wide) {
+    if (wide) {
+        uint64_t lo = c->lo + n;
+        c->hi += lo < n;
+        c->lo = lo;
+    } else {
+        c->lo = (c->lo & ~(uint64_t)0xFFFFFFFF) | (uint32_t)(c->lo + n);
+    }
+}
+
+/* Keystream XOR for n blocks starting at counter *c. Blocks go in runs
+ * that end where the counter's last byte wraps; inside a run the next
+ * counter block is the previous one plus 2^56 in the state layout. */
+RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, rv_word *out,
+                        const rv_word *in, size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    const uint64_t step = (uint64_t)1 << 56;
+    while (n != 0) {
+        size_t run = 256 - (size_t)(c->lo & 0xFF);
+        if (run > n)
+            run = n;
+        const uint64_t x0_keyed = rv_bswap64_base(c->hi) ^ k[0]; /* constant within a run */
+        uint64_t x1 = rv_bswap64_base(c->lo);
+        for (size_t i = 0; i < run; i++, in += 2, out += 2) {
+            uint64_t a = x0_keyed, b = x1 ^ k[1];
+            enc_rounds(k, nr, &a, &b);
+            out[0] = a ^ k[2 * nr] ^ in[0];
+            out[1] = b ^ k[2 * nr + 1] ^ in[1];
+            x1 += step;
+        }
+        ctr_advance(c, run, wide);
+        n -= run;
+    }
+}
+
+static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int wide) {
+    ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), NR, &c, wide, rv_out, rv_in, rv_n)));
+    hwc_store_be64(ctr, c.hi);
+    hwc_store_be64(ctr + 8, c.lo);
+}
+
+static void hwc_aes_ctr128_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                 size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 1);
+}
+
+static void hwc_aes_ctr32_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 0);
+}
+
+/* ------------------------------------------------------------------ XTS */
+
+/* T *= alpha in IEEE 1619 order: the tweak is a little-endian 128-bit
+ * number (t0 low word) shifted left, x^128 folding back as 0x87. Masked,
+ * not branched: the tweak is secret. */
+RV_INLINE void xts_mul_alpha(uint64_t *t0, uint64_t *t1) {
+    uint64_t fold = (uint64_t)((int64_t)*t1 >> 63) & 0x87;
+    *t1 = (*t1 << 1) | (*t0 >> 63);
+    *t0 = (*t0 << 1) ^ fold;
+}
+
+/* Two blocks at a time: the tweak and its doubling take registers. */
+RV_INLINE void xts_body(const rv_word *keys, unsigned nr, int decrypt, uint64_t tw[2], rv_word *out,
+                        const rv_word *in, size_t n) {
+    LOAD_KEYS(k, keys, nr);
+    uint64_t t0 = tw[0], t1 = tw[1];
+    for (const rv_word *end = in + 2 * (n & ~(size_t)1); in != end; in += 4, out += 4) {
+        uint64_t u0 = t0, u1 = t1;
+        xts_mul_alpha(&u0, &u1);
+        uint64_t a[2] = {in[0] ^ t0 ^ k[0], in[1] ^ t1 ^ k[1]}, b[2] = {in[2] ^ u0 ^ k[0], in[3] ^ u1 ^ k[1]};
+        if (decrypt)
+            dec_rounds2(k, nr, a, b);
+        else
+            enc_rounds2(k, nr, a, b);
+        out[0] = a[0] ^ k[2 * nr] ^ t0;
+        out[1] = a[1] ^ k[2 * nr + 1] ^ t1;
+        out[2] = b[0] ^ k[2 * nr] ^ u0;
+        out[3] = b[1] ^ k[2 * nr + 1] ^ u1;
+        t0 = u0;
+        t1 = u1;
+        xts_mul_alpha(&t0, &t1);
+    }
+    if (n & 1) {
+        uint64_t x0 = in[0] ^ t0 ^ k[0], x1 = in[1] ^ t1 ^ k[1];
+        if (decrypt)
+            dec_rounds(k, nr, &x0, &x1);
+        else
+            enc_rounds(k, nr, &x0, &x1);
+        out[0] = x0 ^ k[2 * nr] ^ t0;
+        out[1] = x1 ^ k[2 * nr + 1] ^ t1;
+        xts_mul_alpha(&t0, &t1);
+    }
+    tw[0] = t0;
+    tw[1] = t1;
+}
+
+static void hwc_aes_xts_enc_zkn64(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(tweak, t,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           xts_body(enc_keys(ks), NR, 0, t, rv_out, rv_in, rv_n))));
+}
+
+static void hwc_aes_xts_dec_zkn64(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    WITH_CHAIN(tweak, t,
+               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
+                                           xts_body(dec_keys(ks), NR, 1, t, rv_out, rv_in, rv_n))));
+}
+
+/* -------------------------------------------------------------- CBC-MAC */
+
+RV_INLINE void cbc_mac_body(const rv_word *rk, unsigned nr, uint64_t mac[2], const rv_word *in, size_t n) {
+    LOAD_KEYS(k, rk, nr);
+    uint64_t m0 = mac[0], m1 = mac[1];
+    for (const rv_word *end = in + 2 * n; in != end; in += 2) {
+        m0 ^= in[0];
+        m1 ^= in[1];
+        enc_block(k, nr, &m0, &m1);
+    }
+    mac[0] = m0;
+    mac[1] = m1;
+}
+
+static void hwc_aes_cbc_mac_zkn64(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
+    WITH_CHAIN(mac, m, ZKN_BY_ROUNDS(ks, RV_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), NR, m, rv_in, rv_n))));
+}
+
+/* ----------------------------------------------------------------- OCB3 */
+
+/* Offset_i = Offset_{i-1} ^ L[ntz(i)]. The block index is public: a short
+ * loop is fine, and odd indices (half of them) take no loop at all. */
+RV_INLINE unsigned ocb_ntz(uint64_t i) {
+    unsigned n = 0;
+    while (n < 63 && (i & 1) == 0) {
+        i >>= 1;
+        n++;
+    }
+    return n;
+}
+
+typedef struct ocb_chain {
+    uint64_t index;        /* index of the next block (1-based) */
+    uint64_t offset[2];
+    uint64_t checksum[2];
+} ocb_chain;
+
+/* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half of them) take L_0. */
+RV_INLINE void ocb_next_offset(const rv_word *L, uint64_t index, uint64_t *o0, uint64_t *o1) {
+    unsigned z = (index & 1) ? 0 : ocb_ntz(index);
+    *o0 ^= L[2 * z];
+    *o1 ^= L[2 * z + 1];
+}
+
+/* encrypt: C_i = Offset_i ^ E(P_i ^ Offset_i); decrypt with D. The
+ * checksum sums the plaintext either way. One block at a time, with the
+ * offset kept as Offset ^ K_0 (the XOR with L keeps that form), so the
+ * cipher input costs two XORs, and the output XOR uses K_0 ^ K_last: two
+ * key registers fewer, for the offset and checksum to stay in registers. */
+RV_INLINE void ocb_body(const rv_word *keys, unsigned nr, int decrypt, const rv_word *L, ocb_chain *st,
+                        rv_word *out, const rv_word *in, size_t n) {
+    LOAD_KEYS(k, keys, nr);
+    const uint64_t last0 = k[0] ^ k[2 * nr], last1 = k[1] ^ k[2 * nr + 1];
+    uint64_t o0 = st->offset[0] ^ k[0], o1 = st->offset[1] ^ k[1];
+    uint64_t s0 = st->checksum[0], s1 = st->checksum[1];
+    uint64_t index = st->index;
+    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2, index++) {
+        const uint64_t p0 = in[0], p1 = in[1];
+        ocb_next_offset(L, index, &o0, &o1);
+        uint64_t x0 = p0 ^ o0, x1 = p1 ^ o1;
+        if (decrypt)
+            dec_rounds(k, nr, &x0, &x1);
+        else
+            enc_rounds(k, nr, &x0, &x1);
+        x0 ^= o0 ^ last0;
+        x1 ^= o1 ^ last1;
+        s0 ^= decrypt ? x0 : p0;
+        s1 ^= decrypt ? x1 : p1;
+        out[0] = x0;
+        out[1] = x1;
+    }
+    st->index = index;
+    st->offset[0] = o0 ^ k[0];
+    st->offset[1] = o1 ^ k[1];
+    st->checksum[0] = s0;
+    st->checksum[1] = s1;
+}
+
+static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt, const uint8_t (*L)[16],
+                       uint64_t first_index, uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
+                       const uint8_t *in, size_t nblocks) {
+    if (!rv_aligned8(L)) { /* the modes keep L aligned; never read it misaligned */
+        if (decrypt)
+            hwc_generic_ocb_dec(self, ks, L, first_index, offset, checksum, out, in, nblocks);
+        else
+            hwc_generic_ocb_enc(self, ks, L, first_index, offset, checksum, out, in, nblocks);
+        return;
+    }
+    const rv_word *lw = (const rv_word *)(const void *)L;
+    ocb_chain st = {.index = first_index};
+    rv_load_chain(offset, &st.offset[0], &st.offset[1]);
+    rv_load_chain(checksum, &st.checksum[0], &st.checksum[1]);
+    if (decrypt) {
+        ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), NR, 1, lw, &st, rv_out, rv_in, rv_n)));
+    } else {
+        ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), NR, 0, lw, &st, rv_out, rv_in, rv_n)));
+    }
+    rv_store_chain(offset, st.offset[0], st.offset[1]);
+    rv_store_chain(checksum, st.checksum[0], st.checksum[1]);
+}
+
+static const hwc_block_impl aes_zkn64_impl, aes_zkne64_impl;
+
+static void hwc_aes_ocb_enc_zkn64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                  uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    ocb_kernel(&aes_zkn64_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+static void hwc_aes_ocb_dec_zkn64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                  uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    ocb_kernel(&aes_zkn64_impl, ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+/* zkne64's OCB encryption (its fallback for a misaligned L table must use
+ * zkne64's own ECB, so it is a separate entry point). */
+static void hwc_aes_ocb_enc_zkne64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                   uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                   size_t nblocks) {
+    ocb_kernel(&aes_zkne64_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static const hwc_block_impl aes_zkn64_impl = {
+    .name = "zkn64",
+    .family = HWC_FAMILY_AES,
+    .required_caps = HWC_CAP_ZKNE | HWC_CAP_ZKND,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .ghash_name = "clmul64",
+    .usable = NULL,
+    .set_key = hwc_aes_set_key_zkn64,
+    .ecb_enc = hwc_aes_ecb_enc_zkn64,
+    .ecb_dec = hwc_aes_ecb_dec_zkn64,
+    .cbc_enc = hwc_aes_cbc_enc_zkn64,
+    .cbc_dec = hwc_aes_cbc_dec_zkn64,
+    .cfb_enc = hwc_aes_cfb_enc_zkn64,
+    .cfb_dec = hwc_aes_cfb_dec_zkn64,
+    .ofb = hwc_aes_ofb_zkn64,
+    .ctr128 = hwc_aes_ctr128_zkn64,
+    .ctr32 = hwc_aes_ctr32_zkn64,
+    .xts_enc = hwc_aes_xts_enc_zkn64,
+    .xts_dec = hwc_aes_xts_dec_zkn64,
+    .cbc_mac = hwc_aes_cbc_mac_zkn64,
+    .ocb_enc = hwc_aes_ocb_enc_zkn64,
+    .ocb_dec = hwc_aes_ocb_dec_zkn64,
+};
+
+/* Encrypt-direction kernels are the same code (they only use Zkne); the
+ * decryption direction is ct's, and the kernels left NULL (cbc_dec,
+ * xts_dec, ocb_dec) run generically over that ecb_dec. */
+static const hwc_block_impl aes_zkne64_impl = {
+    .name = "zkne64",
+    .family = HWC_FAMILY_AES,
+    .required_caps = HWC_CAP_ZKNE,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .ghash_name = "clmul64",
+    .usable = NULL,
+    .set_key = hwc_aes_set_key_zkne64,
+    .ecb_enc = hwc_aes_ecb_enc_zkn64,
+    .ecb_dec = hwc_aes_ecb_dec_zkne64_ct,
+    .cbc_enc = hwc_aes_cbc_enc_zkn64,
+    .cbc_dec = NULL,
+    .cfb_enc = hwc_aes_cfb_enc_zkn64,
+    .cfb_dec = hwc_aes_cfb_dec_zkn64,
+    .ofb = hwc_aes_ofb_zkn64,
+    .ctr128 = hwc_aes_ctr128_zkn64,
+    .ctr32 = hwc_aes_ctr32_zkn64,
+    .xts_enc = hwc_aes_xts_enc_zkn64,
+    .xts_dec = NULL,
+    .cbc_mac = hwc_aes_cbc_mac_zkn64,
+    .ocb_enc = hwc_aes_ocb_enc_zkne64,
+    .ocb_dec = NULL,
+};
+
+const hwc_block_impl *hwc_aes_zkn64_get(void) {
+    return &aes_zkn64_impl;
+}
+
+const hwc_block_impl *hwc_aes_zkne64_get(void) {
+    return &aes_zkne64_impl;
+}
+
+#endif /* __riscv && __riscv_xlen == 64 */
