@@ -12,7 +12,7 @@ endif
 SPEED_CIPHERS ?= aes-128-gcm aes-128-ctr aes-128-cbc aes-256-xts aes-128-ocb aes-128-ccm sm4-ctr sm4-gcm
 SPEED_SECONDS ?= 1
 
-.PHONY: all build check deps speed install clean
+.PHONY: all build check check-rv64 deps speed install clean
 
 all: build
 
@@ -28,6 +28,11 @@ check:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
+	tests/riscv/run-rv64.sh -B $(BUILD)-rv64 -j $(JOBS)
+
+# The RISC-V rv64 cross suite alone (QEMU user mode, every CPU model).
+check-rv64:
+	tests/riscv/run-rv64.sh -B $(BUILD)-rv64 -j $(JOBS)
 
 # Encrypt, then decrypt for CBC (its two directions differ most).
 speed: deps build
