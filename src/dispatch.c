@@ -15,6 +15,7 @@ typedef const hwc_ghash_impl *(*ghash_getter)(void);
 /* Priority order: fastest first, the portable back end last. */
 static const block_getter aes_getters[] = {
 #if defined(__x86_64__)
+    hwc_aes_vaes512_get,
     hwc_aes_vaes_get,
     hwc_aes_aesni_get,
 #endif

@@ -145,6 +145,7 @@ void hwc_sm4_ct_sbox_for_test(uint8_t table[256]);
 /* x86-64 (src/x86/): NULL on other architectures. */
 const hwc_block_impl *hwc_aes_aesni_get(void);
 const hwc_block_impl *hwc_aes_vaes_get(void);
+const hwc_block_impl *hwc_aes_vaes512_get(void);
 const hwc_block_impl *hwc_sm4_aesni_get(void);
 const hwc_ghash_impl *hwc_ghash_pclmul_get(void);
 const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
