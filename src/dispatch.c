@@ -190,6 +190,11 @@ int hwc_impl_is_constant_time(size_t index) {
     return (flags & HWC_IMPL_CONSTANT_TIME) != 0;
 }
 
+const char *hwc_impl_note(size_t index) {
+    impl_entry e;
+    return entry_at(index, &e) && e.block ? e.block->note : NULL;
+}
+
 int hwc_impl_available(size_t index, const char **why) {
     impl_entry e;
     if (!entry_at(index, &e)) {

@@ -52,6 +52,7 @@ typedef struct hwc_block_impl {
     uint64_t required_caps; /* all of these HWC_CAP_* bits must be present */
     unsigned flags;         /* HWC_IMPL_* */
     const char *ghash_name; /* GHASH back end to pair with when forced (NULL: auto) */
+    const char *note;       /* shown by `hwcrypt caps` / list when usable (NULL: none) */
     /* Extra run-time condition beyond required_caps (e.g. VLEN); NULL: none.
      * Returns 1 if usable, else 0 and sets *why. */
     int (*usable)(uint64_t caps, const char **why);

@@ -64,9 +64,10 @@ int hwc_cmd_caps(int argc, char **argv) {
     for (size_t i = 0; i < hwc_impl_count(); i++) {
         const char *why = NULL;
         int ok = hwc_impl_available(i, &why);
-        printf("%s/%s: %s%s%s\n", family_name(hwc_impl_family(i), hwc_impl_is_ghash(i)), hwc_impl_name(i),
+        const char *note = ok ? hwc_impl_note(i) : NULL;
+        printf("%s/%s: %s%s%s%s%s\n", family_name(hwc_impl_family(i), hwc_impl_is_ghash(i)), hwc_impl_name(i),
                ok ? "available" : "unavailable: ", ok ? "" : why,
-               ok && hwc_impl_is_constant_time(i) ? " (constant-time)" : "");
+               ok && hwc_impl_is_constant_time(i) ? " (constant-time)" : "", note ? "; " : "", note ? note : "");
     }
     printf("selected: aes=%s sm4=%s ghash=%s\n", hwc_impl_selected(HWC_FAMILY_AES),
            hwc_impl_selected(HWC_FAMILY_SM4), hwc_ghash_impl_selected());

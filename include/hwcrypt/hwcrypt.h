@@ -122,6 +122,9 @@ HWC_API const char *hwc_impl_name(size_t index);        /* NULL past the end */
 HWC_API hwc_family hwc_impl_family(size_t index);       /* AES, SM4, or 0 for GHASH */
 HWC_API int hwc_impl_is_ghash(size_t index);            /* 1 for a GHASH/POLYVAL back end */
 HWC_API int hwc_impl_is_constant_time(size_t index);
+/* What a back end does differently from its name's promise (e.g. zkne64:
+ * decryption on the portable code), or NULL. */
+HWC_API const char *hwc_impl_note(size_t index);
 /* 1 when usable here; 0 otherwise with *why (if non-NULL) set to a reason. */
 HWC_API int hwc_impl_available(size_t index, const char **why);
 /* The back end that would be selected for a family now (e.g. "ct"). */

@@ -730,6 +730,7 @@ static const hwc_block_impl aes_zkn64_impl = {
  * xts_dec, ocb_dec) run generically over that ecb_dec. */
 static const hwc_block_impl aes_zkne64_impl = {
     .name = "zkne64",
+    .note = "Zkne without Zknd: encryption in hardware, decryption on the portable code",
     .family = HWC_FAMILY_AES,
     .required_caps = HWC_CAP_ZKNE,
     .flags = HWC_IMPL_CONSTANT_TIME,
