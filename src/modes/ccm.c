@@ -22,8 +22,10 @@
  * bytes and k_ctr128's full-width increment is exactly CCM's. (k_ctr32 would
  * wrap its 4 bytes when q > 4 and the message is over 2^36 bytes.)
  *
- * Bulk: CBC-MAC over the plaintext via k_cbc_mac and CTR via k_ctr128, in
- * chunks of CCM_CHUNK_BLOCKS so the data stays in L1 between the passes.
+ * Bulk: the back end's fused ccm_enc/ccm_dec when it has them (CTR in the
+ * latency shadow of the serial CBC-MAC, one pass); else CBC-MAC over the
+ * plaintext via k_cbc_mac and CTR via k_ctr128, in chunks of
+ * CCM_CHUNK_BLOCKS so the data stays in L1 between the two passes.
  */
 #include "internal.h"
 
@@ -284,6 +286,15 @@ static int ccm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
     }
 
     size_t nblocks = (in_len - done) / HWC_BLOCK;
+    if (nblocks != 0 && (encrypt ? im->ccm_enc : im->ccm_dec) != NULL) {
+        /* Fused kernel: CTR and CBC-MAC in one pass, no chunking needed. */
+        if (encrypt)
+            im->ccm_enc(ks, st->ctr, st->mac, out + done, in + done, nblocks);
+        else
+            im->ccm_dec(ks, st->ctr, st->mac, out + done, in + done, nblocks);
+        done += nblocks * HWC_BLOCK;
+        nblocks = 0;
+    }
     while (nblocks != 0) {
         size_t n = nblocks < CCM_CHUNK_BLOCKS ? nblocks : CCM_CHUNK_BLOCKS;
         /* The MAC covers the plaintext: before CTR when encrypting (in place,
