@@ -8,7 +8,7 @@
  * all of the plaintext before producing output: the data comes in one
  * update() call. AAD may be streamed over several hwc_aad() calls.
  */
-#include "internal.h"
+#include "modes/siv_flow.h"
 
 /* RFC 8452 §6: plaintext and AAD are at most 2^36 bytes each. */
 #define GCM_SIV_MAX_LEN ((uint64_t)1 << 36)
@@ -16,25 +16,15 @@
 /* Counter blocks encrypted per block-cipher call. */
 #define GCM_SIV_CTR_BATCH 8
 
-enum gcm_siv_phase {
-    GCM_SIV_NO_MESSAGE = 0, /* keyed; start() not called yet */
-    GCM_SIV_AAD,            /* taking AAD (and the expected tag) */
-    GCM_SIV_DATA_DONE,      /* the one update() has run */
-    GCM_SIV_FAILED,         /* decryption failed authentication */
-    GCM_SIV_FINISHED        /* final() succeeded */
-};
-
 typedef struct gcm_siv_state {
     hwc_ghash_key polyval_key;       /* per nonce: message-authentication key */
     alignas(16) uint8_t acc[16];     /* POLYVAL accumulator */
     alignas(16) uint8_t aad_buf[16]; /* AAD bytes short of a whole block */
     alignas(16) uint8_t nonce[16];   /* first 12 bytes used */
-    alignas(16) uint8_t tag[16];     /* computed (encrypt) or expected (decrypt) */
+    hwc_siv_flow flow;               /* phases and the tag */
     uint64_t aad_len;                /* AAD bytes so far */
     size_t aad_buf_len;
     size_t key_len;                  /* key-generating key: 16 or 32 */
-    int tag_set;
-    int phase;
 } gcm_siv_state;
 HWC_MODE_STATE_FITS(gcm_siv_state);
 
@@ -120,7 +110,7 @@ static int gcm_siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
         return rc;
     hwc_wipe(st, sizeof *st);
     st->key_len = key_len;
-    st->phase = GCM_SIV_NO_MESSAGE;
+    st->flow.phase = HWC_SIV_NO_MESSAGE;
     return HWC_OK;
 }
 
@@ -161,13 +151,11 @@ static int gcm_siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
         hwc_polyval_init(ctx->ghash, &st->polyval_key, auth_key);
         memset(st->acc, 0, sizeof st->acc);
         hwc_wipe(st->aad_buf, sizeof st->aad_buf);
-        hwc_wipe(st->tag, sizeof st->tag);
         memset(st->nonce, 0, sizeof st->nonce);
         memcpy(st->nonce, iv, GCM_SIV_NONCE_LEN);
         st->aad_len = 0;
         st->aad_buf_len = 0;
-        st->tag_set = 0;
-        st->phase = GCM_SIV_AAD;
+        hwc_siv_flow_begin(&st->flow);
     }
     hwc_wipe(blocks, sizeof blocks);
     hwc_wipe(auth_key, sizeof auth_key);
@@ -179,7 +167,7 @@ static int gcm_siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
     size_t full;
 
-    if (st->phase != GCM_SIV_AAD)
+    if (st->flow.phase != HWC_SIV_AAD)
         return HWC_ERR_STATE;
     if ((uint64_t)aad_len > GCM_SIV_MAX_LEN - st->aad_len)
         return HWC_ERR_DATA_LEN;
@@ -209,77 +197,37 @@ static int gcm_siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     return HWC_OK;
 }
 
-/* The single data call; also run by final() when update() never came. */
-static int gcm_siv_process(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    alignas(16) uint8_t tag[16];
+static hwc_siv_flow *gcm_siv_flow_of(hwc_ctx *ctx) { return &HWC_MODE_STATE(ctx, gcm_siv_state)->flow; }
 
-    /* The AAD ends here: pad its last partial block. */
+/* The AAD ends where the plaintext begins: pad its last partial block,
+ * absorb the plaintext, then the lengths. */
+static void gcm_siv_tag_of(hwc_ctx *ctx, const uint8_t *pt, size_t len, uint8_t tag[16]) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+
     if (st->aad_buf_len) {
         memset(st->aad_buf + st->aad_buf_len, 0, 16 - st->aad_buf_len);
         hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, st->aad_buf, 1);
         hwc_wipe(st->aad_buf, sizeof st->aad_buf);
         st->aad_buf_len = 0;
     }
-
-    if (ctx->encrypt) {
-        gcm_siv_absorb_padded(st, ctx->ghash, in, len);
-        gcm_siv_compute_tag(st, ctx, (uint64_t)len, st->tag);
-        gcm_siv_ctr(ctx, st->tag, out, in, len);
-        st->phase = GCM_SIV_DATA_DONE;
-        return HWC_OK;
-    }
-    gcm_siv_ctr(ctx, st->tag, out, in, len);
-    gcm_siv_absorb_padded(st, ctx->ghash, out, len);
+    gcm_siv_absorb_padded(st, ctx->ghash, pt, len);
     gcm_siv_compute_tag(st, ctx, (uint64_t)len, tag);
-    if (hwc_ct_memcmp(tag, st->tag, 16) != 0) {
-        hwc_wipe(out, len);
-        hwc_wipe(tag, sizeof tag);
-        st->phase = GCM_SIV_FAILED;
-        return HWC_ERR_AUTH;
-    }
-    hwc_wipe(tag, sizeof tag);
-    st->phase = GCM_SIV_DATA_DONE;
-    return HWC_OK;
 }
 
-static int gcm_siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    int rc;
+static const hwc_siv_hooks gcm_siv_hooks = {
+    .flow = gcm_siv_flow_of,
+    .compute_tag = gcm_siv_tag_of,
+    .ctr = gcm_siv_ctr,
+    .max_data_len = GCM_SIV_MAX_LEN,
+};
 
-    if (st->phase != GCM_SIV_AAD)
-        return HWC_ERR_STATE;
-    if ((uint64_t)in_len > GCM_SIV_MAX_LEN)
-        return HWC_ERR_DATA_LEN;
-    if (!ctx->encrypt && !st->tag_set)
-        return HWC_ERR_STATE;
-    rc = gcm_siv_process(ctx, out, in, in_len);
-    if (out_len)
-        *out_len = rc == HWC_OK ? in_len : 0;
-    return rc;
+static int gcm_siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    return hwc_siv_flow_update(&gcm_siv_hooks, ctx, out, out_len, in, in_len);
 }
 
 static int gcm_siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    int rc;
-
     (void)out;
-    if (st->phase == GCM_SIV_FAILED)
-        return HWC_ERR_AUTH;
-    if (st->phase == GCM_SIV_AAD) {
-        /* No update(): the message is empty. */
-        if (!ctx->encrypt && !st->tag_set)
-            return HWC_ERR_STATE;
-        rc = gcm_siv_process(ctx, NULL, NULL, 0);
-        if (rc != HWC_OK)
-            return rc;
-    }
-    if (st->phase != GCM_SIV_DATA_DONE)
-        return HWC_ERR_STATE;
-    st->phase = GCM_SIV_FINISHED;
-    if (out_len)
-        *out_len = 0;
-    return HWC_OK;
+    return hwc_siv_flow_final(&gcm_siv_hooks, ctx, out_len);
 }
 
 static int gcm_siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
@@ -287,28 +235,12 @@ static int gcm_siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
     return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
 }
 
-/* Decryption needs the tag to start CTR, so it comes before update(). */
 static int gcm_siv_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-
-    if (ctx->encrypt || st->phase != GCM_SIV_AAD)
-        return HWC_ERR_STATE;
-    if (tag_len != 16)
-        return HWC_ERR_TAG_LEN;
-    memcpy(st->tag, tag, 16);
-    st->tag_set = 1;
-    return HWC_OK;
+    return hwc_siv_flow_set_tag(gcm_siv_flow_of(ctx), ctx, tag, tag_len);
 }
 
 static int gcm_siv_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-
-    if (!ctx->encrypt || st->phase != GCM_SIV_FINISHED)
-        return HWC_ERR_STATE;
-    if (tag_len != 16)
-        return HWC_ERR_TAG_LEN;
-    memcpy(tag, st->tag, 16);
-    return HWC_OK;
+    return hwc_siv_flow_get_tag(gcm_siv_flow_of(ctx), ctx, tag, tag_len);
 }
 
 const hwc_mode_ops hwc_mode_gcm_siv_ops = {

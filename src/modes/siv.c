@@ -13,30 +13,20 @@
  *   - the data arrives in exactly one update(): S2V needs all of the
  *     plaintext before the first byte of ciphertext can be produced.
  */
-#include "internal.h"
+#include "modes/siv_flow.h"
 
 /* RFC 5297 §7: S2V takes at most 127 components, the plaintext being the
  * last, so at most 126 of associated data (the nonce counts as one). */
 #define SIV_MAX_AD_COMPONENTS 126
-
-enum siv_phase {
-    SIV_NO_MESSAGE = 0, /* keyed; start() not called yet */
-    SIV_AAD,            /* taking AD components (and the expected tag) */
-    SIV_DATA_DONE,      /* the one update() has run */
-    SIV_FAILED,         /* decryption failed authentication */
-    SIV_FINISHED        /* final() succeeded */
-};
 
 typedef struct siv_state {
     hwc_cmac_state cmac;               /* keyed with K1 (ctx->ks[0]) */
     alignas(16) uint8_t d_zero[16];    /* CMAC(K1, 0^128): S2V's first D, fixed per key */
     alignas(16) uint8_t d[16];         /* S2V's running value D */
     alignas(16) uint8_t nonce_mac[16]; /* CMAC(K1, nonce): folded in after the AD */
-    alignas(16) uint8_t tag[16];       /* V: computed (encrypt) or expected (decrypt) */
+    hwc_siv_flow flow;                 /* phases; its tag is V */
     size_t ad_components;              /* hwc_aad() calls so far */
     int has_nonce;
-    int tag_set;
-    int phase;
 } siv_state;
 HWC_MODE_STATE_FITS(siv_state);
 
@@ -130,7 +120,7 @@ static int siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     hwc_wipe(st, sizeof *st);
     hwc_cmac_init(&st->cmac, ctx->impl, &ctx->ks[0]);
     siv_cmac(st, ctx, zero, 16, st->d_zero);
-    st->phase = SIV_NO_MESSAGE;
+    st->flow.phase = HWC_SIV_NO_MESSAGE;
     return HWC_OK;
 }
 
@@ -147,15 +137,13 @@ static int siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
     if (!ctx->keyed)
         return HWC_ERR_STATE;
     memcpy(st->d, st->d_zero, 16);
-    hwc_wipe(st->tag, sizeof st->tag);
     st->ad_components = 0;
-    st->tag_set = 0;
     st->has_nonce = iv_len > 0;
     if (st->has_nonce)
         siv_cmac(st, ctx, iv, iv_len, st->nonce_mac);
     else
         hwc_wipe(st->nonce_mac, sizeof st->nonce_mac);
-    st->phase = SIV_AAD;
+    hwc_siv_flow_begin(&st->flow);
     return HWC_OK;
 }
 
@@ -164,7 +152,7 @@ static int siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     alignas(16) uint8_t mac[16];
     size_t limit = SIV_MAX_AD_COMPONENTS - (size_t)(st->has_nonce ? 1 : 0);
 
-    if (st->phase != SIV_AAD)
+    if (st->flow.phase != HWC_SIV_AAD)
         return HWC_ERR_STATE;
     if (st->ad_components >= limit)
         return HWC_ERR_DATA_LEN;
@@ -175,65 +163,26 @@ static int siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     return HWC_OK;
 }
 
-/* The single data call; also run by final() when update() never came. */
-static int siv_process(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    alignas(16) uint8_t v[16];
+static hwc_siv_flow *siv_flow_of(hwc_ctx *ctx) { return &HWC_MODE_STATE(ctx, siv_state)->flow; }
 
-    if (ctx->encrypt) {
-        siv_s2v_final(st, ctx, in, len, st->tag);
-        siv_ctr(ctx, st->tag, out, in, len);
-        st->phase = SIV_DATA_DONE;
-        return HWC_OK;
-    }
-    siv_ctr(ctx, st->tag, out, in, len);
-    siv_s2v_final(st, ctx, out, len, v);
-    if (hwc_ct_memcmp(v, st->tag, 16) != 0) {
-        hwc_wipe(out, len);
-        hwc_wipe(v, sizeof v);
-        st->phase = SIV_FAILED;
-        return HWC_ERR_AUTH;
-    }
-    hwc_wipe(v, sizeof v);
-    st->phase = SIV_DATA_DONE;
-    return HWC_OK;
+static void siv_compute_tag(hwc_ctx *ctx, const uint8_t *pt, size_t len, uint8_t tag[16]) {
+    siv_s2v_final(HWC_MODE_STATE(ctx, siv_state), ctx, pt, len, tag);
 }
 
-static int siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    int rc;
+static const hwc_siv_hooks siv_hooks = {
+    .flow = siv_flow_of,
+    .compute_tag = siv_compute_tag,
+    .ctr = siv_ctr,
+    .max_data_len = UINT64_MAX,
+};
 
-    if (st->phase != SIV_AAD)
-        return HWC_ERR_STATE;
-    if (!ctx->encrypt && !st->tag_set)
-        return HWC_ERR_STATE;
-    rc = siv_process(ctx, out, in, in_len);
-    if (out_len)
-        *out_len = rc == HWC_OK ? in_len : 0;
-    return rc;
+static int siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    return hwc_siv_flow_update(&siv_hooks, ctx, out, out_len, in, in_len);
 }
 
 static int siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    int rc;
-
     (void)out;
-    if (st->phase == SIV_FAILED)
-        return HWC_ERR_AUTH;
-    if (st->phase == SIV_AAD) {
-        /* No update(): the message is empty. */
-        if (!ctx->encrypt && !st->tag_set)
-            return HWC_ERR_STATE;
-        rc = siv_process(ctx, NULL, NULL, 0);
-        if (rc != HWC_OK)
-            return rc;
-    }
-    if (st->phase != SIV_DATA_DONE)
-        return HWC_ERR_STATE;
-    st->phase = SIV_FINISHED;
-    if (out_len)
-        *out_len = 0;
-    return HWC_OK;
+    return hwc_siv_flow_final(&siv_hooks, ctx, out_len);
 }
 
 static int siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
@@ -241,28 +190,12 @@ static int siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
     return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
 }
 
-/* Decryption needs V before it can decrypt, so the tag comes before update(). */
 static int siv_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-
-    if (ctx->encrypt || st->phase != SIV_AAD)
-        return HWC_ERR_STATE;
-    if (tag_len != 16)
-        return HWC_ERR_TAG_LEN;
-    memcpy(st->tag, tag, 16);
-    st->tag_set = 1;
-    return HWC_OK;
+    return hwc_siv_flow_set_tag(siv_flow_of(ctx), ctx, tag, tag_len);
 }
 
 static int siv_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-
-    if (!ctx->encrypt || st->phase != SIV_FINISHED)
-        return HWC_ERR_STATE;
-    if (tag_len != 16)
-        return HWC_ERR_TAG_LEN;
-    memcpy(tag, st->tag, 16);
-    return HWC_OK;
+    return hwc_siv_flow_get_tag(siv_flow_of(ctx), ctx, tag, tag_len);
 }
 
 const hwc_mode_ops hwc_mode_siv_ops = {
