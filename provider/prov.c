@@ -1,0 +1,170 @@
+/*
+ * hwcrypt's OpenSSL 3 provider: the entry point, provider parameters and
+ * counters, errors.  Ciphers are in cipher.c, MACs in mac.c.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include "prov.h"
+
+/* The only symbol the module exports (see hwcrypt.map). */
+__attribute__((visibility("default"))) OSSL_provider_init_fn OSSL_provider_init;
+
+static _Atomic uint64_t bytes_all, bytes_gcm;
+
+void hwcp_count_bytes(uint64_t n, int gcm) {
+    atomic_fetch_add_explicit(&bytes_all, n, memory_order_relaxed);
+    if (gcm)
+        atomic_fetch_add_explicit(&bytes_gcm, n, memory_order_relaxed);
+}
+
+/* ----------------------------------------------------------------- errors */
+
+static OSSL_FUNC_core_new_error_fn *core_new_error;
+static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
+static OSSL_FUNC_core_vset_error_fn *core_vset_error;
+
+/* Reason codes are the hwc_err values negated (1..15); 16 is "provider". */
+#define HWCP_REASON_PROVIDER 16
+static OSSL_ITEM reason_strings[HWCP_REASON_PROVIDER + 1];
+
+static void core_set_error(const hwcp_provctx *pc, uint32_t reason, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    core_vset_error(pc->handle, reason, fmt, ap);
+    va_end(ap);
+}
+
+void hwcp_error(const hwcp_provctx *pc, int rc, const char *what) {
+    if (!pc || !core_new_error || !core_set_error_debug || !core_vset_error)
+        return;
+    core_new_error(pc->handle);
+    core_set_error_debug(pc->handle, NULL, 0, NULL);
+    if (rc < 0 && rc >= -15)
+        core_set_error(pc, (uint32_t)-rc, "hwcrypt: %s: %s", what, hwc_strerror(rc));
+    else
+        core_set_error(pc, HWCP_REASON_PROVIDER, "hwcrypt: %s", what);
+}
+
+static pthread_once_t reasons_once = PTHREAD_ONCE_INIT;
+
+static void init_reason_strings(void) {
+    for (int i = 1; i <= 15; i++) {
+        reason_strings[i - 1].id = (unsigned)i;
+        reason_strings[i - 1].ptr = (void *)hwc_strerror(-i);
+    }
+    reason_strings[15].id = HWCP_REASON_PROVIDER;
+    reason_strings[15].ptr = (void *)"hwcrypt provider error";
+}
+
+static const OSSL_ITEM *prov_reason_strings(void *provctx) {
+    (void)provctx;
+    return reason_strings;
+}
+
+/* ------------------------------------------------------------- parameters */
+
+static const OSSL_PARAM prov_param_types[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(HWCP_PARAM_BYTES, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(HWCP_PARAM_GCM_BYTES, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(HWCP_PARAM_AES_IMPL, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(HWCP_PARAM_SM4_IMPL, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(HWCP_PARAM_GHASH_IMPL, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_END};
+
+static const OSSL_PARAM *prov_gettable_params(void *provctx) {
+    (void)provctx;
+    return prov_param_types;
+}
+
+static int set_ptr(OSSL_PARAM params[], const char *key, const char *value) {
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    return p == NULL || OSSL_PARAM_set_utf8_ptr(p, value ? value : "none");
+}
+
+static int prov_get_params(void *provctx, OSSL_PARAM params[]) {
+    (void)provctx;
+    OSSL_PARAM *p;
+    if (!set_ptr(params, OSSL_PROV_PARAM_NAME, "hwcrypt provider") ||
+        !set_ptr(params, OSSL_PROV_PARAM_VERSION, hwc_version()) ||
+        !set_ptr(params, OSSL_PROV_PARAM_BUILDINFO, "hwcrypt " HWC_VERSION_STRING) ||
+        !set_ptr(params, HWCP_PARAM_AES_IMPL, hwc_impl_selected(HWC_FAMILY_AES)) ||
+        !set_ptr(params, HWCP_PARAM_SM4_IMPL, hwc_impl_selected(HWC_FAMILY_SM4)) ||
+        !set_ptr(params, HWCP_PARAM_GHASH_IMPL, hwc_ghash_impl_selected()))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, HWCP_PARAM_BYTES)) &&
+        !OSSL_PARAM_set_uint64(p, atomic_load_explicit(&bytes_all, memory_order_relaxed)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, HWCP_PARAM_GCM_BYTES)) &&
+        !OSSL_PARAM_set_uint64(p, atomic_load_explicit(&bytes_gcm, memory_order_relaxed)))
+        return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------- operations */
+
+static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no_cache) {
+    (void)provctx;
+    *no_cache = 0;
+    switch (operation_id) {
+    case OSSL_OP_CIPHER:
+        return hwcp_ciphers;
+    case OSSL_OP_MAC:
+        return hwcp_macs;
+    default:
+        return NULL;
+    }
+}
+
+static void prov_teardown(void *provctx) { free(provctx); }
+
+static const OSSL_DISPATCH prov_dispatch[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))prov_teardown},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))prov_gettable_params},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))prov_get_params},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))prov_query},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
+    {0, NULL}};
+
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
+                       void **provctx) {
+    for (; in->function_id != 0; in++) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            core_new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            core_vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        default:
+            break;
+        }
+    }
+    /* HWCRYPT_CAPS may name capabilities the library does not know: refuse
+     * to load rather than run on a selection nobody asked for. */
+    if (hwc_caps_error() != NULL)
+        return 0;
+    pthread_once(&reasons_once, init_reason_strings); /* one module, many library contexts */
+    hwcp_provctx *pc = calloc(1, sizeof *pc);
+    if (!pc)
+        return 0;
+    pc->handle = handle;
+    *provctx = pc;
+    *out = prov_dispatch;
+    return 1;
+}
