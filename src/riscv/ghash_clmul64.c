@@ -27,73 +27,22 @@
  * D' = D ^ E the result is P3:P2 ^ D' ^ D'>>1 ^ D'>>2 ^ D'>>7: about 25
  * instructions with no multiplication.
  *
- * Aggregation. Eight blocks are hashed with one reduction:
- * S' = (S ^ X1) H^8 ^ X2 H^7 ^ ... ^ X8 H. Each product is Karatsuba (three
+ * Aggregation. Sixteen blocks are hashed with one reduction:
+ * S' = (S ^ X1) H^16 ^ X2 H^15 ^ ... ^ X16 H. Each product is Karatsuba (three
  * 64x64 products, six instructions), and the three partial sums are kept
  * apart until the end of the group, so a block costs 6 multiplications and
- * about 8 XORs besides its loads. The key holds H^1..H^8 (each times x^-1)
- * and the XOR of each power's halves for the Karatsuba middle term.
+ * about 8 XORs besides its loads. The key holds H^1..H^16 (each times x^-1)
+ * and the XOR of each power's halves for the Karatsuba middle term. The
+ * core (key layout, product, reduction) is in clmul64_core.h, shared with
+ * the fused GCM kernels of zkn64 and zksed64.
  *
  * Constant time: no branch or address depends on H or on the data; clmul
  * is data-independent in time on cores with Zkt.
  */
 #if defined(__riscv) && __riscv_xlen == 64
 
+#include "clmul64_core.h"
 #include "riscv_getters.h"
-#include "riscv_internal.h"
-
-#define CLMUL_POWERS 8
-
-/* H^(j+1) * x^-1 in pw[j]: {low word, high word, low ^ high}. */
-typedef struct clmul_key {
-    uint64_t pw[CLMUL_POWERS][3];
-    uint64_t rev8; /* 1: byte reversal with rev8 */
-} clmul_key;
-
-_Static_assert(sizeof(clmul_key) <= HWC_GHASH_KEY_BYTES, "clmul64 key must fit in hwc_ghash_key");
-_Static_assert(alignof(hwc_ghash_key) >= alignof(clmul_key), "hwc_ghash_key must be word aligned");
-
-static inline const clmul_key *key_view(const hwc_ghash_key *key) {
-    return (const clmul_key *)(const void *)key->bytes;
-}
-
-/* --------------------------------------------------------- the product */
-
-/* Karatsuba partial sums of a group of products. */
-typedef struct clmul_acc {
-    uint64_t lo_l, lo_h, hi_l, hi_h, mid_l, mid_h;
-} clmul_acc;
-
-/* acc (+)= (a1:a0) * (k1:k0), kx = k0 ^ k1. */
-RV_INLINE void mul_acc(clmul_acc *acc, uint64_t a1, uint64_t a0, const uint64_t *k, int first) {
-    uint64_t ax = a0 ^ a1;
-    uint64_t ll = rv_clmul(a0, k[0]), lh = rv_clmulh(a0, k[0]);
-    uint64_t hl = rv_clmul(a1, k[1]), hh = rv_clmulh(a1, k[1]);
-    uint64_t ml = rv_clmul(ax, k[2]), mh = rv_clmulh(ax, k[2]);
-    if (first) {
-        *acc = (clmul_acc){ll, lh, hl, hh, ml, mh};
-    } else {
-        acc->lo_l ^= ll;
-        acc->lo_h ^= lh;
-        acc->hi_l ^= hl;
-        acc->hi_h ^= hh;
-        acc->mid_l ^= ml;
-        acc->mid_h ^= mh;
-    }
-}
-
-/* Karatsuba recombination and reduction: the reflected product, reduced
- * modulo g, into *r1:*r0. */
-RV_INLINE void reduce(const clmul_acc *acc, uint64_t *r1, uint64_t *r0) {
-    uint64_t mid_l = acc->mid_l ^ acc->lo_l ^ acc->hi_l;
-    uint64_t mid_h = acc->mid_h ^ acc->lo_h ^ acc->hi_h;
-    uint64_t p0 = acc->lo_l, p1 = acc->lo_h ^ mid_l;
-    uint64_t p2 = acc->hi_l ^ mid_h, p3 = acc->hi_h;
-
-    uint64_t d1 = p1 ^ (p0 << 63) ^ (p0 << 62) ^ (p0 << 57);
-    *r1 = p3 ^ d1 ^ (d1 >> 1) ^ (d1 >> 2) ^ (d1 >> 7);
-    *r0 = p2 ^ p0 ^ (p0 >> 1) ^ (p0 >> 2) ^ (p0 >> 7) ^ (d1 << 63) ^ (d1 << 62) ^ (d1 << 57);
-}
 
 /* h * x^-1 in reflected form: a left shift, and when the x^0 term (bit
  * 127) falls off, g / x = x^127 + x^6 + x + 1 comes in (bits 0, 121, 126,
@@ -121,8 +70,8 @@ static void hwc_ghash_init_clmul64(hwc_ghash_key *key, const uint8_t h[16]) {
     store_power(k.pw[0], h1, h0);
     for (unsigned j = 1; j < CLMUL_POWERS; j++) {
         clmul_acc acc;
-        mul_acc(&acc, p1, p0, k.pw[0], 1); /* H^j * H */
-        reduce(&acc, &p1, &p0);
+        clmul_mul_acc(&acc, p1, p0, k.pw[0], 1); /* H^j * H */
+        clmul_reduce(&acc, &p1, &p0);
         store_power(k.pw[j], p1, p0);
     }
     k.rev8 = (hwc_caps() & (HWC_CAP_ZBB | HWC_CAP_ZBKB)) != 0;
@@ -133,53 +82,52 @@ static void hwc_ghash_init_clmul64(hwc_ghash_key *key, const uint8_t h[16]) {
 
 /* --------------------------------------------------------------- update */
 
-RV_INLINE void ghash_body(const clmul_key *k, int rev8, uint64_t *s1, uint64_t *s0, const rv_word *in, size_t n) {
-    uint64_t x1 = *s1, x0 = *s0;
-    for (; n >= CLMUL_POWERS; n -= CLMUL_POWERS, in += 2 * CLMUL_POWERS) {
-        clmul_acc acc;
-        _Pragma("GCC unroll 8")
-        for (unsigned j = 0; j < CLMUL_POWERS; j++) {
-            uint64_t a1 = rv_bswap64(in[2 * j], rev8), a0 = rv_bswap64(in[2 * j + 1], rev8);
-            if (j == 0) {
-                a1 ^= x1;
-                a0 ^= x0;
-            }
-            mul_acc(&acc, a1, a0, k->pw[CLMUL_POWERS - 1 - j], j == 0);
-        }
-        reduce(&acc, &x1, &x0);
+/* The whole update for one byte-reversal flavour. Not inlined: the
+ * unrolled 16-block group wants most of the registers, and a short update
+ * (one AAD or length block, the common case for small messages) should not
+ * pay for saving them; see ghash_update_short. */
+__attribute__((noinline)) static void ghash_update_long(const clmul_key *k, int rev8, uint8_t state[16],
+                                                        const uint8_t *in, size_t nblocks) {
+    uint64_t w0, w1;
+    rv_load_chain(state, &w0, &w1);
+    if (rev8) {
+        uint64_t s1 = rv_rev8(w0), s0 = rv_rev8(w1);
+        RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 1, &s1, &s0, rv_in, rv_n));
+        rv_store_chain(state, rv_rev8(s1), rv_rev8(s0));
+    } else {
+        uint64_t s1 = rv_bswap64_base(w0), s0 = rv_bswap64_base(w1);
+        RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 0, &s1, &s0, rv_in, rv_n));
+        rv_store_chain(state, rv_bswap64_base(s1), rv_bswap64_base(s0));
     }
-    if (n) { /* the last 1..7 blocks: one more group with H^n..H^1 */
-        clmul_acc acc;
-        for (size_t j = 0; j < n; j++) {
-            uint64_t a1 = rv_bswap64(in[2 * j], rev8), a0 = rv_bswap64(in[2 * j + 1], rev8);
-            if (j == 0) {
-                a1 ^= x1;
-                a0 ^= x0;
-            }
-            mul_acc(&acc, a1, a0, k->pw[n - 1 - j], j == 0);
-        }
-        reduce(&acc, &x1, &x0);
-    }
-    *s1 = x1;
-    *s0 = x0;
+}
+
+/* Fewer than CLMUL_POWERS blocks from an aligned buffer: one group, in
+ * few enough registers that no callee-saved one is touched. */
+RV_INLINE void ghash_short_body(const clmul_key *k, int rev8, uint8_t state[16], const rv_word *in, size_t n) {
+    uint64_t w0, w1;
+    rv_load_chain(state, &w0, &w1);
+    uint64_t s1 = rv_bswap64(w0, rev8), s0 = rv_bswap64(w1, rev8);
+    clmul_ghash_group(k, rev8, &s1, &s0, in, n);
+    rv_store_chain(state, rv_bswap64(s1, rev8), rv_bswap64(s0, rev8));
 }
 
 static void hwc_ghash_update_clmul64(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
                                      size_t nblocks) {
-    const clmul_key *k = key_view(key);
-    uint64_t w0, w1;
+    const clmul_key *k = clmul_key_view(key);
     if (nblocks == 0)
         return;
-    rv_load_chain(state, &w0, &w1);
-    if (k->rev8) {
-        uint64_t s1 = rv_rev8(w0), s0 = rv_rev8(w1);
-        RV_STREAM_IN(in, nblocks, ghash_body(k, 1, &s1, &s0, rv_in, rv_n));
-        rv_store_chain(state, rv_rev8(s1), rv_rev8(s0));
-    } else {
-        uint64_t s1 = rv_bswap64_base(w0), s0 = rv_bswap64_base(w1);
-        RV_STREAM_IN(in, nblocks, ghash_body(k, 0, &s1, &s0, rv_in, rv_n));
-        rv_store_chain(state, rv_bswap64_base(s1), rv_bswap64_base(s0));
+    if (nblocks < CLMUL_POWERS && rv_aligned8(in)) {
+        const rv_word *words = (const rv_word *)(const void *)in;
+        if (k->rev8)
+            ghash_short_body(k, 1, state, words, nblocks);
+        else
+            ghash_short_body(k, 0, state, words, nblocks);
+        return;
     }
+    if (k->rev8)
+        ghash_update_long(k, 1, state, in, nblocks);
+    else
+        ghash_update_long(k, 0, state, in, nblocks);
 }
 
 /* ----------------------------------------------------------------- table */
