@@ -13,8 +13,9 @@
  * next (CTR keystream, XTS/OCB offsets, CBC chaining).
  *
  * Every mode has its own loop here (ECB, CBC, CFB, OFB, CTR with 128- and
- * 32-bit counters, XTS, OCB, CBC-MAC); GCM, CCM, CMAC, SIV, GCM-SIV and KW
- * reach these through the modes' k_*() calls. Kernels are written once per
+ * 32-bit counters, XTS, OCB, CBC-MAC, and GCM fused with clmul64's GHASH);
+ * CCM, CMAC, SIV, GCM-SIV and KW reach these through the modes' k_*()
+ * calls. Kernels are written once per
  * body and instantiated for 10, 12 and 14 rounds (ZKN_BY_ROUNDS) so the
  * round loops unroll with constant key indices. CBC decryption and XTS,
  * whose chaining values crowd out key registers, take two blocks per
@@ -39,6 +40,7 @@
  */
 #if defined(__riscv) && __riscv_xlen == 64
 
+#include "clmul64_core.h"
 #include "riscv_getters.h"
 #include "riscv_internal.h"
 
@@ -202,8 +204,22 @@ _Static_assert(ZKN_ENC_OFFSET >= 15 * 64 + 1, "the ct schedule must fit below th
     for (unsigned i_ = 0; i_ < 2 * ((nr) + 1); i_++) \
         k[i_] = (src)[i_]
 
-/* Rounds 1..nr on a state that already has round key 0 added; leaves the
- * last round key un-added (callers fold it into their next XOR). */
+/* Rounds first..nr on a state that has had the rounds before `first`;
+ * leaves the last round key un-added (callers fold it into their next
+ * XOR). */
+RV_INLINE void enc_rounds_from(const uint64_t *k, unsigned first, unsigned nr, uint64_t *x0, uint64_t *x1) {
+    uint64_t a = *x0, b = *x1;
+    _Pragma("GCC unroll 14")
+    for (unsigned r = first; r < nr; r++) {
+        uint64_t t = rv_aes64esm(a, b) ^ k[2 * r];
+        b = rv_aes64esm(b, a) ^ k[2 * r + 1];
+        a = t;
+    }
+    *x0 = rv_aes64es(a, b);
+    *x1 = rv_aes64es(b, a);
+}
+
+/* Rounds 1..nr on a state that already has round key 0 added. */
 RV_INLINE void enc_rounds(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
     uint64_t a = *x0, b = *x1;
     _Pragma("GCC unroll 14")
@@ -238,13 +254,57 @@ RV_INLINE void enc_block(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t 
     *x1 ^= k[2 * nr + 1];
 }
 
+/* Short messages. For up to ZKN_FEW_BLOCKS - 1 blocks from aligned
+ * buffers, the kernels below take a path that reads each round key from
+ * the schedule where the round needs it (no local copy of the schedule, no
+ * callee-saved registers to save) with the rounds unrolled: the setup of
+ * the bulk loops costs more than the work for one or two blocks. */
+#define ZKN_FEW_BLOCKS 4
+
+RV_INLINE int zkn_few(size_t nblocks, const void *out, const void *in) {
+    return nblocks - 1 < ZKN_FEW_BLOCKS - 1 && rv_aligned8(out) && rv_aligned8(in);
+}
+
+RV_INLINE void enc_block_from_schedule(const rv_word *rk, unsigned nr, uint64_t *x0, uint64_t *x1) {
+    uint64_t a = *x0 ^ rk[0], b = *x1 ^ rk[1];
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        uint64_t t = rv_aes64esm(a, b) ^ rk[2 * r];
+        b = rv_aes64esm(b, a) ^ rk[2 * r + 1];
+        a = t;
+    }
+    *x0 = rv_aes64es(a, b) ^ rk[2 * nr];
+    *x1 = rv_aes64es(b, a) ^ rk[2 * nr + 1];
+}
+
+/* A counter block as loaded (two little-endian words: w1's top byte is the
+ * counter's last byte) steps by adding 2^56 as long as that byte does not
+ * wrap; few-block paths require that (else they take the bulk path). */
+#define ZKN_CTR_STEP ((uint64_t)1 << 56)
+RV_INLINE int ctr_no_wrap(uint64_t w1, size_t nblocks) {
+    return (w1 >> 56) + nblocks <= 255;
+}
+
+/* Keystream XOR of n few blocks from the counter words {w0, *w1}. */
+RV_INLINE void ctr_few(const rv_word *rk, unsigned nr, uint64_t w0, uint64_t *w1, rv_word *out, const rv_word *in,
+                       size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x0 = w0, x1 = *w1;
+        enc_block_from_schedule(rk, nr, &x0, &x1);
+        const uint64_t c0 = x0 ^ in[2 * i], c1 = x1 ^ in[2 * i + 1];
+        out[2 * i] = c0;
+        out[2 * i + 1] = c1;
+        *w1 += ZKN_CTR_STEP;
+    }
+}
+
 /* Two independent blocks (a, b) through the rounds together: each round
  * key is read once for both, which matters when the kernel's other
  * chaining values leave too few registers for all the keys. */
-RV_INLINE void enc_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
+RV_INLINE void enc_rounds2_from(const uint64_t *k, unsigned first, unsigned nr, uint64_t a[2], uint64_t b[2]) {
     uint64_t a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
     _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
+    for (unsigned r = first; r < nr; r++) {
         uint64_t t = rv_aes64esm(a0, a1) ^ k[2 * r];
         a1 = rv_aes64esm(a1, a0) ^ k[2 * r + 1];
         a0 = t;
@@ -256,6 +316,10 @@ RV_INLINE void enc_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64
     a[1] = rv_aes64es(a1, a0);
     b[0] = rv_aes64es(b0, b1);
     b[1] = rv_aes64es(b1, b0);
+}
+
+RV_INLINE void enc_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
+    enc_rounds2_from(k, 1, nr, a, b);
 }
 
 RV_INLINE void dec_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
@@ -297,8 +361,27 @@ RV_INLINE void ecb_dec_body(const rv_word *dk, unsigned nr, rv_word *out, const 
     }
 }
 
-static void hwc_aes_ecb_enc_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+__attribute__((noinline)) static void ecb_enc_bulk(const hwc_ks *ks, uint8_t *out, const uint8_t *in,
+                                                   size_t nblocks) {
     ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+}
+
+RV_INLINE void ecb_enc_few(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x0 = in[2 * i], x1 = in[2 * i + 1];
+        enc_block_from_schedule(rk, nr, &x0, &x1);
+        out[2 * i] = x0;
+        out[2 * i + 1] = x1;
+    }
+}
+
+static void hwc_aes_ecb_enc_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (zkn_few(nblocks, out, in)) {
+        ZKN_BY_ROUNDS(ks, ecb_enc_few(enc_keys(ks), NR, (rv_word *)(void *)out, (const rv_word *)(const void *)in,
+                                      nblocks));
+        return;
+    }
+    ecb_enc_bulk(ks, out, in, nblocks);
 }
 
 static void hwc_aes_ecb_dec_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
@@ -329,25 +412,36 @@ RV_INLINE void cbc_enc_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_w
     iv[1] = c1;
 }
 
-/* P_i = D(C_i) ^ C_{i-1}, two blocks at a time (the previous ciphertext
- * takes the registers the keys would otherwise have). Each pair's
- * ciphertext is read before its plaintext is written: out == in works. */
+/* P_i = D(C_i) ^ C_{i-1}, one block at a time. When out and in are
+ * different buffers, C_{i-1} is read again from the input instead of being
+ * carried in registers (two loads instead of two moves and two registers
+ * taken from the round keys). In place, each block's ciphertext is kept
+ * before its plaintext overwrites it. (Two blocks per iteration through
+ * dec_rounds2 measured no better.) */
 RV_INLINE void cbc_dec_body(const rv_word *dk, unsigned nr, uint64_t iv[2], rv_word *out, const rv_word *in,
                             size_t n) {
     LOAD_KEYS(k, dk, nr);
-    uint64_t p0 = iv[0], p1 = iv[1];
-    for (const rv_word *end = in + 2 * (n & ~(size_t)1); in != end; in += 4, out += 4) {
-        const uint64_t c0 = in[0], c1 = in[1], c2 = in[2], c3 = in[3];
-        uint64_t a[2] = {c0 ^ k[0], c1 ^ k[1]}, b[2] = {c2 ^ k[0], c3 ^ k[1]};
-        dec_rounds2(k, nr, a, b);
-        out[0] = a[0] ^ k[2 * nr] ^ p0;
-        out[1] = a[1] ^ k[2 * nr + 1] ^ p1;
-        out[2] = b[0] ^ k[2 * nr] ^ c0;
-        out[3] = b[1] ^ k[2 * nr + 1] ^ c1;
-        p0 = c2;
-        p1 = c3;
+    if (n == 0)
+        return;
+    const rv_word *end = in + 2 * n;
+    if (out != in) {
+        uint64_t x0 = in[0] ^ k[0], x1 = in[1] ^ k[1];
+        dec_rounds(k, nr, &x0, &x1);
+        out[0] = x0 ^ k[2 * nr] ^ iv[0];
+        out[1] = x1 ^ k[2 * nr + 1] ^ iv[1];
+        for (in += 2, out += 2; in != end; in += 2, out += 2) {
+            x0 = in[0] ^ k[0];
+            x1 = in[1] ^ k[1];
+            dec_rounds(k, nr, &x0, &x1);
+            out[0] = x0 ^ k[2 * nr] ^ in[-2];
+            out[1] = x1 ^ k[2 * nr + 1] ^ in[-1];
+        }
+        iv[0] = end[-2];
+        iv[1] = end[-1];
+        return;
     }
-    if (n & 1) {
+    uint64_t p0 = iv[0], p1 = iv[1];
+    for (; in != end; in += 2, out += 2) {
         const uint64_t c0 = in[0], c1 = in[1];
         uint64_t x0 = c0 ^ k[0], x1 = c1 ^ k[1];
         dec_rounds(k, nr, &x0, &x1);
@@ -473,37 +567,84 @@ RV_INLINE void ctr_advance(ctr_value *c, uint64_t n, int wide) {
     }
 }
 
+/* Keystream XOR for n blocks inside one run: the counter block is
+ * {x0_keyed ^ k0, *x1} and *x1 advances by 2^56 per block (the last byte
+ * does not wrap inside a run). Inside a run only byte 15 of the counter
+ * changes, and after ShiftRows it lands in column 0 alone: the high half
+ * of the state after round 1 (columns 2 and 3) is the same for every
+ * block of the run, computed once here, so round 1 costs one aes64esm and
+ * one XOR per block instead of two of each. Two blocks at a time, so each
+ * round key the compiler has to reload serves both. */
+RV_INLINE void ctr_blocks(const uint64_t *k, unsigned nr, uint64_t x0_keyed, uint64_t *x1_io, rv_word *out,
+                          const rv_word *in, size_t n) {
+    /* Opaque to the optimizer: kept in a register (or one load) instead of
+     * being rebuilt from an immediate (two instructions) for every block. */
+    uint64_t step = (uint64_t)1 << 56, step2 = (uint64_t)2 << 56;
+    __asm__("" : "+r"(step), "+r"(step2));
+    uint64_t x1 = *x1_io;
+    const uint64_t high1 = rv_aes64esm(x1 ^ k[1], x0_keyed) ^ k[3]; /* round 1's high half: per run */
+    for (; n >= 2; n -= 2, in += 4, out += 4) {
+        uint64_t a[2] = {rv_aes64esm(x0_keyed, x1 ^ k[1]) ^ k[2], high1};
+        uint64_t b[2] = {rv_aes64esm(x0_keyed, (x1 + step) ^ k[1]) ^ k[2], high1};
+        enc_rounds2_from(k, 2, nr, a, b);
+        out[0] = a[0] ^ k[2 * nr] ^ in[0];
+        out[1] = a[1] ^ k[2 * nr + 1] ^ in[1];
+        out[2] = b[0] ^ k[2 * nr] ^ in[2];
+        out[3] = b[1] ^ k[2 * nr + 1] ^ in[3];
+        x1 += step2;
+    }
+    if (n) {
+        uint64_t a = rv_aes64esm(x0_keyed, x1 ^ k[1]) ^ k[2], b = high1;
+        enc_rounds_from(k, 2, nr, &a, &b);
+        out[0] = a ^ k[2 * nr] ^ in[0];
+        out[1] = b ^ k[2 * nr + 1] ^ in[1];
+        x1 += step;
+    }
+    *x1_io = x1;
+}
+
 /* Keystream XOR for n blocks starting at counter *c. Blocks go in runs
  * that end where the counter's last byte wraps; inside a run the next
  * counter block is the previous one plus 2^56 in the state layout. */
 RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, rv_word *out,
                         const rv_word *in, size_t n) {
     LOAD_KEYS(k, rk, nr);
-    const uint64_t step = (uint64_t)1 << 56;
     while (n != 0) {
         size_t run = 256 - (size_t)(c->lo & 0xFF);
         if (run > n)
             run = n;
         const uint64_t x0_keyed = rv_bswap64_base(c->hi) ^ k[0]; /* constant within a run */
         uint64_t x1 = rv_bswap64_base(c->lo);
-        for (size_t i = 0; i < run; i++, in += 2, out += 2) {
-            uint64_t a = x0_keyed, b = x1 ^ k[1];
-            enc_rounds(k, nr, &a, &b);
-            out[0] = a ^ k[2 * nr] ^ in[0];
-            out[1] = b ^ k[2 * nr + 1] ^ in[1];
-            x1 += step;
-        }
+        ctr_blocks(k, nr, x0_keyed, &x1, out, in, run);
+        in += 2 * run;
+        out += 2 * run;
         ctr_advance(c, run, wide);
         n -= run;
     }
 }
 
-static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                       int wide) {
+__attribute__((noinline)) static void ctr_bulk(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                               size_t nblocks, int wide) {
     ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
     ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), NR, &c, wide, rv_out, rv_in, rv_n)));
     hwc_store_be64(ctr, c.hi);
     hwc_store_be64(ctr + 8, c.lo);
+}
+
+/* A few blocks whose counter's last byte does not wrap (then the 128- and
+ * 32-bit counters agree): no byte swap at all. */
+static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int wide) {
+    if (zkn_few(nblocks, out, in) && rv_aligned8(ctr)) {
+        uint64_t w0 = ((const rv_word *)(const void *)ctr)[0], w1 = ((const rv_word *)(const void *)ctr)[1];
+        if (ctr_no_wrap(w1, nblocks)) {
+            ZKN_BY_ROUNDS(ks, ctr_few(enc_keys(ks), NR, w0, &w1, (rv_word *)(void *)out,
+                                      (const rv_word *)(const void *)in, nblocks));
+            ((rv_word *)(void *)ctr)[1] = w1;
+            return;
+        }
+    }
+    ctr_bulk(ks, ctr, out, in, nblocks, wide);
 }
 
 static void hwc_aes_ctr128_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
@@ -514,6 +655,157 @@ static void hwc_aes_ctr128_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out
 static void hwc_aes_ctr32_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                 size_t nblocks) {
     ctr_kernel(ks, ctr, out, in, nblocks, 0);
+}
+
+/* ------------------------------------------------------------------ GCM */
+
+/* Fused GCM (the gcm_enc/gcm_dec kernels): CTR32 and GHASH over the
+ * ciphertext in one pass, with clmul64's key (clmul64_core.h). The blocks
+ * go in phases of up to 2 * CLMUL_POWERS: the keystream XOR (two blocks
+ * at a time, ctr_blocks) and then aggregated GHASH (one reduction per
+ * CLMUL_POWERS blocks) of the phase's
+ * ciphertext with a single reduction, read back from the output while it is
+ * still in L1 (encryption), or GHASH first and then the keystream
+ * (decryption, so out == in works). Keeping the two halves apart lets each
+ * use all the registers: the round keys in one, the Karatsuba sums in the
+ * other (stitching them block by block measured worse: the keys then
+ * spill). A group ends early where the counter's last byte wraps (once in
+ * 256 blocks). One block is one group: the same code serves short messages,
+ * with no call to the separate CTR and GHASH kernels. */
+typedef struct gcm_chain {
+    ctr_value ctr;  /* native big-endian counter */
+    uint64_t s[2];  /* GHASH state, reflected: {s1, s0} */
+} gcm_chain;
+
+/* Blocks per keystream phase: two GHASH groups, so the round keys are
+ * loaded once per 32 blocks. */
+#define GCM_PHASE_BLOCKS (2 * CLMUL_POWERS)
+
+/* The two phases are separate functions (not inlined) so that each gets
+ * the whole register file: the round keys in one, the Karatsuba sums in
+ * the other. Inlined into one loop, the compiler spilled both. */
+__attribute__((noinline)) static void gcm_keystream_phase(const hwc_ks *ks, uint64_t x0, uint64_t *x1, rv_word *out,
+                                                          const rv_word *in, size_t n) {
+    ZKN_BY_ROUNDS(ks, {
+        LOAD_KEYS(k, enc_keys(ks), NR);
+        ctr_blocks(k, NR, x0 ^ k[0], x1, out, in, n);
+    });
+}
+
+__attribute__((noinline)) static void gcm_ghash_phase(const clmul_key *hk, int rev8, uint64_t s[2],
+                                                      const rv_word *in, size_t n) {
+    if (rev8)
+        clmul_ghash_words(hk, 1, &s[0], &s[1], in, n);
+    else
+        clmul_ghash_words(hk, 0, &s[0], &s[1], in, n);
+}
+
+/* s = {s1, s0}, the reflected GHASH state. */
+RV_INLINE void gcm_body(const hwc_ks *ks, const clmul_key *hk, int rev8, int decrypt, gcm_chain *g, rv_word *out,
+                        const rv_word *in, size_t n) {
+    while (n != 0) {
+        size_t run = 256 - (size_t)(g->ctr.lo & 0xFF);
+        if (run > n)
+            run = n;
+        const uint64_t x0 = rv_bswap64(g->ctr.hi, rev8);
+        uint64_t x1 = rv_bswap64(g->ctr.lo, rev8);
+        ctr_advance(&g->ctr, run, 0);
+        n -= run;
+        while (run != 0) {
+            size_t m = run < GCM_PHASE_BLOCKS ? run : GCM_PHASE_BLOCKS;
+            if (decrypt)
+                gcm_ghash_phase(hk, rev8, g->s, in, m);
+            gcm_keystream_phase(ks, x0, &x1, out, in, m);
+            if (!decrypt)
+                gcm_ghash_phase(hk, rev8, g->s, out, m);
+            in += 2 * m;
+            out += 2 * m;
+            run -= m;
+        }
+    }
+}
+
+/* The counter and the GHASH state come in as 16 aligned bytes (the mode's),
+ * loaded as two words and byte-reversed with rev8 when the GHASH key says
+ * the core has it. */
+RV_INLINE size_t gcm_kernel(const hwc_ks *ks, const clmul_key *hk, int rev8, int decrypt, uint8_t ctr[16],
+                            uint8_t state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    uint64_t w0, w1;
+    gcm_chain g;
+    rv_load_chain(ctr, &w0, &w1);
+    g.ctr.hi = rv_bswap64(w0, rev8);
+    g.ctr.lo = rv_bswap64(w1, rev8);
+    rv_load_chain(state, &w0, &w1);
+    g.s[0] = rv_bswap64(w0, rev8);
+    g.s[1] = rv_bswap64(w1, rev8);
+    RV_STREAM(out, in, nblocks, gcm_body(ks, hk, rev8, decrypt, &g, rv_out, rv_in, rv_n));
+    rv_store_chain(ctr, rv_bswap64(g.ctr.hi, rev8), rv_bswap64(g.ctr.lo, rev8));
+    rv_store_chain(state, rv_bswap64(g.s[0], rev8), rv_bswap64(g.s[1], rev8));
+    return nblocks;
+}
+
+/* The bulk path, one function per flavour (not inlined: its register
+ * saves and stack buffer are not paid by short messages). */
+#define GCM_BULK(name, rev8, decrypt)                                                                    \
+    __attribute__((noinline)) static size_t name(const hwc_ks *ks, const clmul_key *hk, uint8_t ctr[16], \
+                                                 uint8_t state[16], uint8_t *out, const uint8_t *in,    \
+                                                 size_t nblocks) {                                       \
+        return gcm_kernel(ks, hk, rev8, decrypt, ctr, state, out, in, nblocks);                          \
+    }
+GCM_BULK(gcm_enc_bulk_rev8, 1, 0)
+GCM_BULK(gcm_enc_bulk_base, 0, 0)
+GCM_BULK(gcm_dec_bulk_rev8, 1, 1)
+GCM_BULK(gcm_dec_bulk_base, 0, 1)
+#undef GCM_BULK
+
+/* A few blocks, aligned, the counter's last byte not wrapping: the
+ * keystream from the counter words as loaded (no byte swap), one GHASH
+ * group. */
+RV_INLINE void gcm_few(const hwc_ks *ks, const clmul_key *hk, int rev8, int decrypt, uint8_t ctr[16],
+                       uint8_t state[16], rv_word *out, const rv_word *in, size_t n, uint64_t w0, uint64_t w1) {
+    uint64_t s0, s1;
+    rv_load_chain(state, &s1, &s0);
+    s1 = rv_bswap64(s1, rev8);
+    s0 = rv_bswap64(s0, rev8);
+    if (decrypt)
+        clmul_ghash_group(hk, rev8, &s1, &s0, in, n);
+    ZKN_BY_ROUNDS(ks, ctr_few(enc_keys(ks), NR, w0, &w1, out, in, n));
+    if (!decrypt)
+        clmul_ghash_group(hk, rev8, &s1, &s0, out, n);
+    ((rv_word *)(void *)ctr)[1] = w1;
+    rv_store_chain(state, rv_bswap64(s1, rev8), rv_bswap64(s0, rev8));
+}
+
+RV_INLINE size_t gcm_entry(const hwc_ks *ks, const hwc_ghash_key *hkey, int decrypt, uint8_t ctr[16],
+                           uint8_t state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const clmul_key *hk = clmul_key_view(hkey);
+    if (zkn_few(nblocks, out, in) && rv_aligned8(ctr)) {
+        const uint64_t w0 = ((const rv_word *)(const void *)ctr)[0], w1 = ((const rv_word *)(const void *)ctr)[1];
+        if (ctr_no_wrap(w1, nblocks)) {
+            rv_word *o = (rv_word *)(void *)out;
+            const rv_word *i = (const rv_word *)(const void *)in;
+            if (hk->rev8)
+                gcm_few(ks, hk, 1, decrypt, ctr, state, o, i, nblocks, w0, w1);
+            else
+                gcm_few(ks, hk, 0, decrypt, ctr, state, o, i, nblocks, w0, w1);
+            return nblocks;
+        }
+    }
+    if (decrypt)
+        return hk->rev8 ? gcm_dec_bulk_rev8(ks, hk, ctr, state, out, in, nblocks)
+                        : gcm_dec_bulk_base(ks, hk, ctr, state, out, in, nblocks);
+    return hk->rev8 ? gcm_enc_bulk_rev8(ks, hk, ctr, state, out, in, nblocks)
+                    : gcm_enc_bulk_base(ks, hk, ctr, state, out, in, nblocks);
+}
+
+static size_t hwc_aes_gcm_enc_zkn64(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16],
+                                    uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    return gcm_entry(ks, hk, 0, ctr, ghash_state, out, in, nblocks);
+}
+
+static size_t hwc_aes_gcm_dec_zkn64(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16],
+                                    uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    return gcm_entry(ks, hk, 1, ctr, ghash_state, out, in, nblocks);
 }
 
 /* ------------------------------------------------------------------ XTS */
@@ -607,6 +899,16 @@ RV_INLINE unsigned ocb_ntz(uint64_t i) {
     return n;
 }
 
+/* first + ntz(v), v != 0, at most 63 (the L table's last entry). */
+RV_INLINE unsigned ocb_ntz_from(unsigned first, uint64_t v) {
+    unsigned n = first;
+    while ((v & 1) == 0 && n < 63) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
 typedef struct ocb_chain {
     uint64_t index;        /* index of the next block (1-based) */
     uint64_t offset[2];
@@ -620,11 +922,71 @@ RV_INLINE void ocb_next_offset(const rv_word *L, uint64_t index, uint64_t *o0, u
     *o1 ^= L[2 * z + 1];
 }
 
-/* encrypt: C_i = Offset_i ^ E(P_i ^ Offset_i); decrypt with D. The
- * checksum sums the plaintext either way. One block at a time, with the
- * offset kept as Offset ^ K_0 (the XOR with L keeps that form), so the
- * cipher input costs two XORs, and the output XOR uses K_0 ^ K_last: two
- * key registers fewer, for the offset and checksum to stay in registers. */
+/* One block: encrypt: C_i = Offset_i ^ E(P_i ^ Offset_i); decrypt with D.
+ * The checksum sums the plaintext either way. The offset is kept as
+ * Offset ^ K_0 (the XOR with L keeps that form), so the cipher input costs
+ * two XORs, and the output XOR uses last = K_0 ^ K_last. */
+RV_INLINE void ocb_block(const uint64_t *k, unsigned nr, int decrypt, uint64_t last0, uint64_t last1,
+                         uint64_t o0, uint64_t o1, uint64_t *s0, uint64_t *s1, rv_word *out, const rv_word *in) {
+    const uint64_t p0 = in[0], p1 = in[1];
+    uint64_t x0 = p0 ^ o0, x1 = p1 ^ o1;
+    if (!decrypt) { /* the plaintext into the checksum now, not held through the rounds */
+        *s0 ^= p0;
+        *s1 ^= p1;
+    }
+    if (decrypt)
+        dec_rounds(k, nr, &x0, &x1);
+    else
+        enc_rounds(k, nr, &x0, &x1);
+    x0 ^= o0 ^ last0;
+    x1 ^= o1 ^ last1;
+    if (decrypt) {
+        *s0 ^= x0;
+        *s1 ^= x1;
+    }
+    out[0] = x0;
+    out[1] = x1;
+}
+
+/* Two blocks whose offsets are Offset ^ La and Offset ^ La ^ Lb; the
+ * offset moves on to the second. */
+RV_INLINE void ocb_pair(const uint64_t *k, unsigned nr, int decrypt, uint64_t last0, uint64_t last1,
+                        const rv_word *la, const rv_word *lb, uint64_t *o0, uint64_t *o1, uint64_t *s0,
+                        uint64_t *s1, rv_word *out, const rv_word *in) {
+    /* No loads hoisted above this point: across the unrolled pairs the
+     * compiler would start the next pair's loads early and spill them. */
+    __asm__ volatile("" ::: "memory");
+    const uint64_t oa0 = *o0 ^ la[0], oa1 = *o1 ^ la[1];
+    const uint64_t ob0 = oa0 ^ lb[0], ob1 = oa1 ^ lb[1];
+    uint64_t a[2] = {in[0] ^ oa0, in[1] ^ oa1}, b[2] = {in[2] ^ ob0, in[3] ^ ob1};
+    if (!decrypt) {
+        *s0 ^= in[0] ^ in[2];
+        *s1 ^= in[1] ^ in[3];
+    }
+    if (decrypt)
+        dec_rounds2(k, nr, a, b);
+    else
+        enc_rounds2(k, nr, a, b);
+    a[0] ^= oa0 ^ last0;
+    a[1] ^= oa1 ^ last1;
+    b[0] ^= ob0 ^ last0;
+    b[1] ^= ob1 ^ last1;
+    if (decrypt) {
+        *s0 ^= a[0] ^ b[0];
+        *s1 ^= a[1] ^ b[1];
+    }
+    out[0] = a[0];
+    out[1] = a[1];
+    out[2] = b[0];
+    out[3] = b[1];
+    *o0 = ob0;
+    *o1 = ob1;
+}
+
+/* Blocks i = 8m+1 .. 8m+8 take L[ntz(i)] = L0, L1, L0, L2, L0, L1, L0 and
+ * then L[ntz(8m+8)] (3 or more, the one index to compute): after single
+ * blocks up to such a boundary, the loop runs over groups of eight with
+ * constant table indices. */
 RV_INLINE void ocb_body(const rv_word *keys, unsigned nr, int decrypt, const rv_word *L, ocb_chain *st,
                         rv_word *out, const rv_word *in, size_t n) {
     LOAD_KEYS(k, keys, nr);
@@ -632,20 +994,25 @@ RV_INLINE void ocb_body(const rv_word *keys, unsigned nr, int decrypt, const rv_
     uint64_t o0 = st->offset[0] ^ k[0], o1 = st->offset[1] ^ k[1];
     uint64_t s0 = st->checksum[0], s1 = st->checksum[1];
     uint64_t index = st->index;
-    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2, index++) {
-        const uint64_t p0 = in[0], p1 = in[1];
+    for (; n != 0 && (index & 7) != 1; n--, in += 2, out += 2, index++) {
         ocb_next_offset(L, index, &o0, &o1);
-        uint64_t x0 = p0 ^ o0, x1 = p1 ^ o1;
-        if (decrypt)
-            dec_rounds(k, nr, &x0, &x1);
-        else
-            enc_rounds(k, nr, &x0, &x1);
-        x0 ^= o0 ^ last0;
-        x1 ^= o1 ^ last1;
-        s0 ^= decrypt ? x0 : p0;
-        s1 ^= decrypt ? x1 : p1;
-        out[0] = x0;
-        out[1] = x1;
+        ocb_block(k, nr, decrypt, last0, last1, o0, o1, &s0, &s1, out, in);
+    }
+    for (; n >= 8; n -= 8, in += 16, out += 16, index += 8) {
+        static const unsigned char pattern[7] = {0, 1, 0, 2, 0, 1, 0};
+        _Pragma("GCC unroll 8")
+        for (unsigned j = 0; j < 8; j++) {
+            unsigned z = j < 7 ? pattern[j] : ocb_ntz_from(3, (index + 7) >> 3); /* index + 7 = 8m + 8 */
+            const rv_word *l = L + 2 * z;
+            o0 ^= l[0];
+            o1 ^= l[1];
+            ocb_block(k, nr, decrypt, last0, last1, o0, o1, &s0, &s1, out + 2 * j, in + 2 * j);
+            __asm__ volatile("" ::: "memory"); /* keep the next block's loads below: no spills */
+        }
+    }
+    for (; n != 0; n--, in += 2, out += 2, index++) {
+        ocb_next_offset(L, index, &o0, &o1);
+        ocb_block(k, nr, decrypt, last0, last1, o0, o1, &s0, &s1, out, in);
     }
     st->index = index;
     st->offset[0] = o0 ^ k[0];
@@ -723,6 +1090,8 @@ static const hwc_block_impl aes_zkn64_impl = {
     .cbc_mac = hwc_aes_cbc_mac_zkn64,
     .ocb_enc = hwc_aes_ocb_enc_zkn64,
     .ocb_dec = hwc_aes_ocb_dec_zkn64,
+    .gcm_enc = hwc_aes_gcm_enc_zkn64,
+    .gcm_dec = hwc_aes_gcm_dec_zkn64,
 };
 
 /* Encrypt-direction kernels are the same code (they only use Zkne); the
@@ -751,6 +1120,8 @@ static const hwc_block_impl aes_zkne64_impl = {
     .cbc_mac = hwc_aes_cbc_mac_zkn64,
     .ocb_enc = hwc_aes_ocb_enc_zkne64,
     .ocb_dec = NULL,
+    .gcm_enc = hwc_aes_gcm_enc_zkn64, /* GCM only runs the cipher forward */
+    .gcm_dec = hwc_aes_gcm_dec_zkn64,
 };
 
 const hwc_block_impl *hwc_aes_zkn64_get(void) {
