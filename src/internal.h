@@ -242,6 +242,16 @@ extern const hwc_mode_ops hwc_mode_ecb_ops, hwc_mode_cbc_ops, hwc_mode_cfb128_op
     hwc_mode_ocb_ops, hwc_mode_cmac_ops, hwc_mode_siv_ops, hwc_mode_gcm_siv_ops,
     hwc_mode_kw_ops, hwc_mode_kwp_ops;
 
+/* One-shot GCM for short messages (src/modes/gcm.c), called by
+ * hwc_aead_seal/open after their checks. tag_out (seal) or tag_in (open).
+ * Returns HWC_NOT_HANDLED, having changed nothing, when the message is not
+ * one it takes (not GCM, IV not 96 bits, too long): the caller then runs
+ * the streaming path. */
+#define HWC_NOT_HANDLED 1
+int hwc_gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                    const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out, const uint8_t *tag_in,
+                    size_t tag_len);
+
 /* Typed view of the mode state. */
 #define HWC_MODE_STATE(ctx, type) ((type *)(void *)(ctx)->mode_state)
 #define HWC_MODE_STATE_FITS(type) \
@@ -349,8 +359,22 @@ void hwc_cmac_finish(hwc_cmac_state *st, const hwc_block_impl *im, const hwc_ks 
 
 /* Wipe that the compiler may not elide. */
 void hwc_wipe(void *p, size_t n);
-/* Constant-time comparison: 0 if equal, else non-zero (no early exit). */
+/* Constant-time comparison: 0 if equal, else non-zero (no early exit).
+ * The result is declassified (HWC_DECLASSIFY): it is the single public bit
+ * of a tag comparison or integrity check. */
 int hwc_ct_memcmp(const void *a, const void *b, size_t n);
+/* The valgrind constant-time check (tests/ct/) marks keys and data
+ * undefined; memcheck then reports every branch and address that depends on
+ * them.  HWC_DECLASSIFY marks n bytes at p as defined: only for values that
+ * are public by design (a comparison's result, a padding check's result and
+ * the length it gives).  With HWC_CT_VALGRIND off it compiles to nothing;
+ * on, it is a client request that costs a few instructions outside valgrind. */
+#if defined(HWC_CT_VALGRIND) && HWC_CT_VALGRIND
+#include <valgrind/memcheck.h>
+#define HWC_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define HWC_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
 /* XOR n bytes: out = a ^ b (out may equal a or b). */
 static inline void hwc_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n) {
     for (size_t i = 0; i < n; i++)
@@ -379,6 +403,16 @@ static inline uint64_t hwc_load_le64(const uint8_t *p) {
 }
 static inline void hwc_store_le64(uint8_t *p, uint64_t v) {
     hwc_store_le32(p, (uint32_t)v); hwc_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+/* Hides v from the optimizer.  A counter that goes up by one per loop
+ * iteration can otherwise become the loop's induction variable, and the
+ * loop's exit test a branch on the counter (which holds the secret-marked
+ * IV: the valgrind constant-time check, tests/ct/, reports it). */
+static inline uint64_t hwc_value_barrier_u64(uint64_t v) {
+#if defined(__GNUC__)
+    __asm__("" : "+r"(v));
+#endif
+    return v;
 }
 /* Add 1 to a 16-byte big-endian counter (mod 2^128). */
 static inline void hwc_ctr128_inc(uint8_t ctr[16]) {

@@ -14,6 +14,7 @@ int hwc_ct_memcmp(const void *a, const void *b, size_t n) {
     uint8_t diff = 0;
     for (size_t i = 0; i < n; i++)
         diff |= (uint8_t)(x[i] ^ y[i]);
+    HWC_DECLASSIFY(&diff, sizeof diff);
     return diff;
 }
 

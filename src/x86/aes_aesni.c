@@ -251,7 +251,7 @@ AESNI_INLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, co
     storeu(ctr, _mm_shuffle_epi8(counter, bswap));
 }
 
-static HWC_TARGET_AESNI void aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+HWC_TARGET_AESNI void hwc_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                          size_t nblocks) {
     BY_ROUNDS(ks, ctr32_body, ks, ctr, out, in, nblocks);
 }
@@ -280,7 +280,7 @@ static inline void ctr128_store(const ctr128_state *c, uint8_t ctr[16]) {
 static inline __m128i ctr128_next(ctr128_state *c) {
     const __m128i block = _mm_set_epi64x((long long)(__builtin_bswap64(c->lo) ^ c->k0_hi),
                                          (long long)(__builtin_bswap64(c->hi) ^ c->k0_lo));
-    c->lo += 1;
+    c->lo = hwc_value_barrier_u64(c->lo + 1); /* not the loop variable: no branch on the counter */
     c->hi += (c->lo == 0);
     return block;
 }
@@ -353,7 +353,7 @@ AESNI_INLINE void cbc_enc_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, c
     storeu(iv, chain);
 }
 
-static HWC_TARGET_AESNI void aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+HWC_TARGET_AESNI void hwc_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
     BY_ROUNDS(ks, cbc_enc_body, ks, iv, out, in, nblocks);
 }
@@ -409,7 +409,7 @@ AESNI_INLINE void cfb_enc_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, c
     storeu(iv, _mm_xor_si128(chain, k[0]));
 }
 
-static HWC_TARGET_AESNI void aesni_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+HWC_TARGET_AESNI void hwc_aesni_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
     BY_ROUNDS(ks, cfb_enc_body, ks, iv, out, in, nblocks);
 }
@@ -465,7 +465,7 @@ AESNI_INLINE void ofb_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const
     storeu(iv, _mm_xor_si128(chain, k[0]));
 }
 
-static HWC_TARGET_AESNI void aesni_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+HWC_TARGET_AESNI void hwc_aesni_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                        size_t nblocks) {
     BY_ROUNDS(ks, ofb_body, ks, iv, out, in, nblocks);
 }
@@ -485,7 +485,7 @@ AESNI_INLINE void cbc_mac_body(const hwc_ks *ks, uint8_t mac[16], const uint8_t 
     storeu(mac, chain);
 }
 
-static HWC_TARGET_AESNI void aesni_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
     BY_ROUNDS(ks, cbc_mac_body, ks, mac, in, nblocks);
 }
 
@@ -568,13 +568,13 @@ AESNI_INLINE void ccm_body(const hwc_ks *ks, int decrypt, uint8_t ctr[16], uint8
     ctr128_store(&c, ctr);
 }
 
-static HWC_TARGET_AESNI void aesni_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out,
+HWC_TARGET_AESNI void hwc_aesni_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out,
                                            const uint8_t *in, size_t nblocks) {
     if (nblocks != 0)
         BY_ROUNDS(ks, ccm_body, ks, 0, ctr, mac, out, in, nblocks);
 }
 
-static HWC_TARGET_AESNI void aesni_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out,
+HWC_TARGET_AESNI void hwc_aesni_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out,
                                            const uint8_t *in, size_t nblocks) {
     if (nblocks != 0)
         BY_ROUNDS(ks, ccm_body, ks, 1, ctr, mac, out, in, nblocks);
@@ -873,22 +873,22 @@ static const hwc_block_impl aes_aesni_impl = {
     .set_key = hwc_aesni_set_key,
     .ecb_enc = aesni_ecb_enc,
     .ecb_dec = aesni_ecb_dec,
-    .cbc_enc = aesni_cbc_enc,
+    .cbc_enc = hwc_aesni_cbc_enc,
     .cbc_dec = aesni_cbc_dec,
-    .cfb_enc = aesni_cfb_enc,
+    .cfb_enc = hwc_aesni_cfb_enc,
     .cfb_dec = aesni_cfb_dec,
-    .ofb = aesni_ofb,
+    .ofb = hwc_aesni_ofb,
     .ctr128 = aesni_ctr128,
-    .ctr32 = aesni_ctr32,
+    .ctr32 = hwc_aesni_ctr32,
     .xts_enc = aesni_xts_enc,
     .xts_dec = aesni_xts_dec,
-    .cbc_mac = aesni_cbc_mac,
+    .cbc_mac = hwc_aesni_cbc_mac,
     .ocb_enc = aesni_ocb_enc,
     .ocb_dec = aesni_ocb_dec,
     .gcm_enc = aesni_gcm_enc,
     .gcm_dec = aesni_gcm_dec,
-    .ccm_enc = aesni_ccm_enc,
-    .ccm_dec = aesni_ccm_dec,
+    .ccm_enc = hwc_aesni_ccm_enc,
+    .ccm_dec = hwc_aesni_ccm_dec,
 };
 
 const hwc_block_impl *hwc_aes_aesni_get(void) {

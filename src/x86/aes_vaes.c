@@ -236,6 +236,10 @@ static HWC_TARGET_VAES VAES_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_
 
 static void vaes_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                        size_t nblocks) {
+    if (nblocks < BATCH) {
+        hwc_aesni_ctr32(ks, ctr, out, in, nblocks); /* short: no hand-over chain */
+        return;
+    }
     const size_t wide = nblocks / BATCH;
     if (wide != 0)
         ctr32_batches(ks, ctr, out, in, wide);
@@ -358,31 +362,10 @@ static void vaes_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const u
         k_cfb_dec(narrow_of(ks), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
 }
 
-/* Serial modes: each block needs the previous one's output, so register
- * width does not help; the 128-bit kernels run at the latency wall. */
-static void vaes_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_cbc_enc(narrow_of(ks), ks, iv, out, in, nblocks);
-}
-static void vaes_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_cfb_enc(narrow_of(ks), ks, iv, out, in, nblocks);
-}
-static void vaes_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_ofb(narrow_of(ks), ks, iv, out, in, nblocks);
-}
-static void vaes_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
-    k_cbc_mac(narrow_of(ks), ks, mac, in, nblocks);
-}
-
-/* CCM is bound by its serial CBC-MAC chain, which wider registers cannot
- * shorten: the aesni fused kernel (same key layout) is the fast path. */
-static void vaes_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks) {
-    narrow_of(ks)->ccm_enc(ks, ctr, mac, out, in, nblocks);
-}
-static void vaes_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks) {
-    narrow_of(ks)->ccm_dec(ks, ctr, mac, out, in, nblocks);
-}
+/* Serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM's MAC chain): each
+ * block needs the previous one's output, so register width does not help.
+ * The table points straight at the 128-bit kernels (same key layout), so
+ * these calls pay no hand-over. */
 
 /* ------------------------------------------------------------------ XTS */
 
@@ -755,18 +738,18 @@ static const hwc_block_impl aes_vaes_impl = {
     .set_key = vaes_set_key,
     .ecb_enc = vaes_ecb_enc,
     .ecb_dec = vaes_ecb_dec,
-    .cbc_enc = vaes_cbc_enc,
+    .cbc_enc = hwc_aesni_cbc_enc,
     .cbc_dec = vaes_cbc_dec,
-    .cfb_enc = vaes_cfb_enc,
+    .cfb_enc = hwc_aesni_cfb_enc,
     .cfb_dec = vaes_cfb_dec,
-    .ofb = vaes_ofb,
+    .ofb = hwc_aesni_ofb,
     .ctr128 = vaes_ctr128,
     .ctr32 = vaes_ctr32,
     .xts_enc = vaes_xts_enc,
     .xts_dec = vaes_xts_dec,
-    .cbc_mac = vaes_cbc_mac,
-    .ccm_enc = vaes_ccm_enc,
-    .ccm_dec = vaes_ccm_dec,
+    .cbc_mac = hwc_aesni_cbc_mac,
+    .ccm_enc = hwc_aesni_ccm_enc,
+    .ccm_dec = hwc_aesni_ccm_dec,
     .ocb_enc = vaes_ocb_enc,
     .ocb_dec = vaes_ocb_dec,
     .gcm_enc = vaes_gcm_enc,

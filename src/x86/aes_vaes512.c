@@ -7,9 +7,9 @@
  * runs batches of 32 blocks. Everything else is handed to the "vaes"
  * back end through its public table: inputs below one batch, the tail of a
  * long one (vaes in turn hands its own short tails to "aesni"), and the
- * serial modes (CBC/CFB encryption, OFB, CBC-MAC), which are
- * latency-bound at any width. No fused CCM kernel (ccm_enc/ccm_dec NULL):
- * the mode then runs our ctr128 and cbc_mac.
+ * serial modes (CBC/CFB encryption, OFB, CBC-MAC, fused CCM), which are
+ * latency-bound at any width: the table points at the aesni kernels
+ * directly for those.
  *
  * The key schedule is the one "vaes" writes (its set_key: the AES-NI
  * schedule of x86_internal.h followed by its own hand-over pointer), so any
@@ -230,6 +230,10 @@ static HWC_TARGET_VAES512 V512_NOINLINE void ctr32_batches(const hwc_ks *ks, uin
 }
 
 static void vaes512_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (nblocks < BATCH / 2) {
+        hwc_aesni_ctr32(ks, ctr, out, in, nblocks); /* below a vaes batch: straight to aesni */
+        return;
+    }
     const size_t wide = nblocks / BATCH;
     if (wide != 0)
         ctr32_batches(ks, ctr, out, in, wide);
@@ -253,8 +257,10 @@ V512_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, co
             lo = hwc_load_be64(ctr + 8);
             continue;
         }
-        const long long h = (long long)hi, l = (long long)lo;
-        const __m512i base = _mm512_set_epi64(h, l + 3, h, l + 2, h, l + 1, h, l);
+        /* Add in uint64_t: lo + 3 may pass INT64_MAX (signed overflow is UB). */
+        const long long h = (long long)hi;
+        const __m512i base = _mm512_set_epi64(h, (long long)(lo + 3), h, (long long)(lo + 2), h, (long long)(lo + 1), h,
+                                              (long long)lo);
         __m512i counters[WIDE];
         for (unsigned j = 0; j < WIDE; j++)
             counters[j] = _mm512_add_epi64(base, _mm512_set_epi64(0, LANES * j, 0, LANES * j, 0, LANES * j, 0,
@@ -354,30 +360,10 @@ static void vaes512_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, cons
         k_cfb_dec(narrow(), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
 }
 
-/* Serial modes: each block needs the previous one's output, so register
- * width does not help. */
-static void vaes512_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_cbc_enc(narrow(), ks, iv, out, in, nblocks);
-}
-static void vaes512_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_cfb_enc(narrow(), ks, iv, out, in, nblocks);
-}
-static void vaes512_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    k_ofb(narrow(), ks, iv, out, in, nblocks);
-}
-static void vaes512_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
-    k_cbc_mac(narrow(), ks, mac, in, nblocks);
-}
-
-/* CCM: serial CBC-MAC chain; the vaes table forwards to the aesni fused kernel. */
-static void vaes512_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                            size_t nblocks) {
-    narrow()->ccm_enc(ks, ctr, mac, out, in, nblocks);
-}
-static void vaes512_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                            size_t nblocks) {
-    narrow()->ccm_dec(ks, ctr, mac, out, in, nblocks);
-}
+/* Serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM's MAC chain): each
+ * block needs the previous one's output, so register width does not help.
+ * The table points straight at the 128-bit kernels (same key layout), so
+ * these calls pay no hand-over. */
 
 /* ------------------------------------------------------------------ XTS */
 
@@ -723,9 +709,16 @@ static HWC_TARGET_VAES512 V512_NOINLINE void gcm_batches(const hwc_ks *ks, const
 }
 
 /* Whole batches here, then whatever the vaes kernel takes of the rest (its
- * sixteen-block batches, same GHASH key); the mode finishes the tail. */
+ * sixteen-block batches, same GHASH key); the mode finishes the tail.
+ * Below GCM_WIDE_MIN blocks everything goes to vaes: the per-call powers
+ * (gcm_powers_init) made the 512-bit path slower than vaes up to about
+ * 1 KiB per call here (measured whole seals of 512 and 1024 bytes). */
+#define GCM_WIDE_MIN (2 * BATCH)
+
 static size_t vaes512_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                               uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (nblocks < GCM_WIDE_MIN)
+        return narrow()->gcm_enc(ks, hk, ctr, ghash_state, out, in, nblocks);
     const size_t wide = nblocks / BATCH;
     if (wide != 0)
         gcm_batches(ks, hk, 0, ctr, ghash_state, out, in, wide);
@@ -735,6 +728,8 @@ static size_t vaes512_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t
 
 static size_t vaes512_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                               uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (nblocks < GCM_WIDE_MIN)
+        return narrow()->gcm_dec(ks, hk, ctr, ghash_state, out, in, nblocks);
     const size_t wide = nblocks / BATCH;
     if (wide != 0)
         gcm_batches(ks, hk, 1, ctr, ghash_state, out, in, wide);
@@ -755,18 +750,18 @@ static const hwc_block_impl aes_vaes512_impl = {
     .set_key = vaes512_set_key,
     .ecb_enc = vaes512_ecb_enc,
     .ecb_dec = vaes512_ecb_dec,
-    .cbc_enc = vaes512_cbc_enc,
+    .cbc_enc = hwc_aesni_cbc_enc,
     .cbc_dec = vaes512_cbc_dec,
-    .cfb_enc = vaes512_cfb_enc,
+    .cfb_enc = hwc_aesni_cfb_enc,
     .cfb_dec = vaes512_cfb_dec,
-    .ofb = vaes512_ofb,
+    .ofb = hwc_aesni_ofb,
     .ctr128 = vaes512_ctr128,
     .ctr32 = vaes512_ctr32,
     .xts_enc = vaes512_xts_enc,
     .xts_dec = vaes512_xts_dec,
-    .cbc_mac = vaes512_cbc_mac,
-    .ccm_enc = vaes512_ccm_enc,
-    .ccm_dec = vaes512_ccm_dec,
+    .cbc_mac = hwc_aesni_cbc_mac,
+    .ccm_enc = hwc_aesni_ccm_enc,
+    .ccm_dec = hwc_aesni_ccm_dec,
     .ocb_enc = vaes512_ocb_enc,
     .ocb_dec = vaes512_ocb_dec,
     .gcm_enc = vaes512_gcm_enc,

@@ -51,6 +51,21 @@ _Static_assert(sizeof(aesni_schedule) <= HWC_KS_BYTES, "AES-NI schedule must fit
 /* Key expansion (src/x86/aes_aesni.c), also for other x86 AES back ends. */
 void hwc_aesni_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec);
 
+/* CTR32 of "aesni", which the wider back ends call directly for inputs below
+ * one of their batches (GCM's short messages): same schedule layout. */
+void hwc_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+
+/* The serial kernels of "aesni" (latency-bound at any register width), which
+ * the wider back ends put in their own tables: same schedule layout. */
+void hwc_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks);
+void hwc_aesni_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                       size_t nblocks);
+void hwc_aesni_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                       size_t nblocks);
+
 static inline const __m128i *aesni_enc_keys(const hwc_ks *ks) {
     return (const __m128i *)(const void *)(ks->bytes + offsetof(aesni_schedule, enc));
 }
