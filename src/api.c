@@ -446,6 +446,10 @@ int hwc_aead_seal(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, const ui
     int rc = aead_check(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, tag_len);
     if (rc)
         return rc;
+    if (ctx->cipher->mode == HWC_MODE_GCM &&
+        (rc = hwc_gcm_oneshot(ctx, HWC_ENCRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, NULL,
+                              tag_len)) != HWC_NOT_HANDLED)
+        return rc; /* short message: one pass, no streaming state */
     return aead_run(ctx, HWC_ENCRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, NULL, tag_len);
 }
 
@@ -454,6 +458,13 @@ int hwc_aead_open(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, const ui
     int rc = aead_check(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, tag_len);
     if (rc)
         return rc;
+    if (ctx->cipher->mode == HWC_MODE_GCM &&
+        (rc = hwc_gcm_oneshot(ctx, HWC_DECRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, NULL, tag,
+                              tag_len)) != HWC_NOT_HANDLED) {
+        if (rc == HWC_ERR_AUTH && in_len)
+            hwc_wipe(out, in_len);
+        return rc;
+    }
     rc = aead_run(ctx, HWC_DECRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, NULL, tag, tag_len);
     if (rc == HWC_ERR_AUTH && in_len)
         hwc_wipe(out, in_len);

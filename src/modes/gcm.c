@@ -73,14 +73,12 @@ static size_t gcm_default_tag_len(const hwc_cipher *cipher) {
     return (t >= GCM_TAG_MIN && t <= GCM_TAG_MAX) ? t : GCM_DEFAULT_TAG;
 }
 
-/* Forget everything about the current message; keep the key. */
+/* Forget everything about the current message; keep the key. The six
+ * per-message blocks are adjacent (j0 .. tag): one wipe, not six calls. */
 static void gcm_reset_message(gcm_state *st) {
-    hwc_wipe(st->j0, sizeof st->j0);
-    hwc_wipe(st->ctr, sizeof st->ctr);
-    hwc_wipe(st->hash, sizeof st->hash);
-    hwc_wipe(st->pending, sizeof st->pending);
-    hwc_wipe(st->keystream, sizeof st->keystream);
-    hwc_wipe(st->tag, sizeof st->tag);
+    _Static_assert(offsetof(gcm_state, tag) - offsetof(gcm_state, j0) == 5 * 16,
+                   "gcm_state: j0, ctr, hash, pending, keystream, tag must be adjacent");
+    hwc_wipe(st->j0, offsetof(gcm_state, tag) + sizeof st->tag - offsetof(gcm_state, j0));
     st->aad_len = 0;
     st->msg_len = 0;
     st->pending_len = 0;
@@ -355,6 +353,91 @@ static int gmac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
     hwc_wipe(st->pending, sizeof st->pending);
     st->phase = GCM_DONE;
     return HWC_OK;
+}
+
+/*
+ * One whole short message (hwc_aead_seal / hwc_aead_open): with a 96-bit IV,
+ * at most GCM_SHORT_MAX bytes of data and GCM_SHORT_MAX_AAD of AAD, the streaming
+ * machinery (pending blocks, a GHASH call and a reduction per stage, E(J0)
+ * as a separate cipher call) costs more than the work. Here E(J0) and the
+ * keystream come from one k_ctr32 call starting at J0, and AAD || C ||
+ * lengths, zero-padded in one buffer, go through one GHASH call (one
+ * aggregated reduction with the back end's precomputed powers of H).
+ * Works with every back end: it calls only k_ctr32 and the GHASH back end.
+ * The limits: up to 256 bytes of data this path measured faster than the
+ * streaming one on every x86 back end (aesni, vaes, vaes512); above, the
+ * fused bulk kernels take over.
+ */
+#define GCM_SHORT_MAX 256     /* data bytes */
+#define GCM_SHORT_MAX_AAD 64  /* AAD bytes (a TLS record header is 13) */
+#define GCM_SHORT_BLOCKS (GCM_SHORT_MAX / HWC_BLOCK)
+#define GCM_SHORT_AAD_BLOCKS (GCM_SHORT_MAX_AAD / HWC_BLOCK)
+
+int hwc_gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                    const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out, const uint8_t *tag_in,
+                    size_t tag_len) {
+    gcm_state *st = gcm_get(ctx);
+    if (ctx->cipher->mode != HWC_MODE_GCM || iv_len != GCM_FAST_IV_LEN || aad_len > GCM_SHORT_MAX_AAD ||
+        in_len > GCM_SHORT_MAX || !st->keyed || tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
+        return HWC_NOT_HANDLED;
+    const size_t aad_blocks = (aad_len + HWC_BLOCK - 1) / HWC_BLOCK;
+    const size_t data_blocks = (in_len + HWC_BLOCK - 1) / HWC_BLOCK;
+    /* stream: E(J0), then the keystream. hashed: AAD || C || lengths. */
+    alignas(32) uint64_t stream[2 * (1 + GCM_SHORT_BLOCKS)];
+    alignas(32) uint64_t hashed[2 * (GCM_SHORT_AAD_BLOCKS + GCM_SHORT_BLOCKS + 1)];
+    alignas(16) uint8_t counter[16], hash[16] = {0}, full_tag[16];
+    uint8_t *hashed_bytes = (uint8_t *)hashed, *cipher = hashed_bytes + HWC_BLOCK * aad_blocks;
+    uint64_t *cipher_words = hashed + 2 * aad_blocks;
+
+    memcpy(counter, iv, GCM_FAST_IV_LEN);
+    hwc_store_be32(counter + 12, 1);
+    memset(stream, 0, HWC_BLOCK * (1 + data_blocks));
+    k_ctr32(ctx->impl, &ctx->ks[0], counter, (uint8_t *)stream, (uint8_t *)stream, 1 + data_blocks);
+
+    memset(hashed, 0, HWC_BLOCK * (aad_blocks + data_blocks));
+    if (aad_len)
+        memcpy(hashed_bytes, aad, aad_len);
+    if (in_len)
+        memcpy(cipher, in, in_len);
+    if (encrypt) {
+        /* Whole padded blocks, then the pad bytes zeroed again for GHASH. */
+        for (size_t w = 0; w < 2 * data_blocks; w++)
+            cipher_words[w] ^= stream[2 + w];
+        memset(cipher + in_len, 0, HWC_BLOCK * data_blocks - in_len);
+    }
+    hwc_store_be64(cipher + HWC_BLOCK * data_blocks, (uint64_t)aad_len * 8);
+    hwc_store_be64(cipher + HWC_BLOCK * data_blocks + 8, (uint64_t)in_len * 8);
+    hwc_ghash_update(ctx->ghash, &st->hkey, hash, hashed_bytes, aad_blocks + data_blocks + 1);
+    hwc_xor(full_tag, (const uint8_t *)stream, hash, 16);
+
+    int rc = HWC_OK;
+    if (encrypt) {
+        if (in_len)
+            memcpy(out, cipher, in_len);
+        memcpy(tag_out, full_tag, tag_len);
+        memcpy(st->tag, full_tag, 16);
+    } else if (hwc_ct_memcmp(full_tag, tag_in, tag_len) != 0) {
+        rc = HWC_ERR_AUTH; /* nothing written */
+    } else {
+        for (size_t w = 0; w < 2 * data_blocks; w++)
+            cipher_words[w] ^= stream[2 + w];
+        if (in_len)
+            memcpy(out, cipher, in_len);
+    }
+    /* The context ends as after the streaming calls: message done. */
+    ctx->encrypt = encrypt;
+    ctx->started = 1;
+    st->phase = GCM_DONE;
+    st->have_tag = encrypt;
+    st->tag_len = tag_len;
+    st->aad_len = aad_len;
+    st->msg_len = in_len;
+    st->pending_len = 0;
+    hwc_wipe(stream, HWC_BLOCK * (1 + data_blocks));
+    if (!encrypt)
+        hwc_wipe(cipher, HWC_BLOCK * data_blocks); /* plaintext */
+    hwc_wipe(full_tag, sizeof full_tag);
+    return rc;
 }
 
 const hwc_mode_ops hwc_mode_gcm_ops = {
