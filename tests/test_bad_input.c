@@ -500,8 +500,10 @@ static const bcase cases[] = {
      HWC_ERR_DATA_LEN, tw_ccm_n13},
     {"CCM nonce 12 (q=3): 2^24 bytes declared", MB(HWC_MODE_CCM), ENC, PH_INIT, inj_set_lengths, (size_t)1 << 24,
      HWC_ERR_DATA_LEN, tw_ccm_n12},
+#if SIZE_MAX > 0xffffffffu /* the injected length is a size_t */
     {"CCM nonce 8 (q=7): 2^56 bytes declared", MB(HWC_MODE_CCM), ENC, PH_INIT, inj_set_lengths,
      (size_t)((uint64_t)1 << 56), HWC_ERR_DATA_LEN, tw_ccm_n8},
+#endif
 
 #if SIZE_MAX > 0xffffffffu
     /* Mode limits, checked on the length before any byte is read. */

@@ -38,7 +38,24 @@
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu */
 
 #include <errno.h>
+#ifndef HWC_NO_THREADS
 #include <pthread.h>
+#else
+/* The C library has no POSIX threads (rv32 picolibc): -multi accepts only 1,
+ * and the one measuring thread runs in the caller. */
+typedef int pthread_mutex_t, pthread_cond_t;
+typedef void *pthread_t;
+#define pthread_mutex_init(m, a) ((void)(m), (void)(a))
+#define pthread_mutex_destroy(m) ((void)(m))
+#define pthread_mutex_lock(m) ((void)(m))
+#define pthread_mutex_unlock(m) ((void)(m))
+#define pthread_cond_init(c, a) ((void)(c), (void)(a))
+#define pthread_cond_destroy(c) ((void)(c))
+#define pthread_cond_broadcast(c) ((void)(c))
+#define pthread_cond_wait(c, m) ((void)(c), (void)(m))
+#define pthread_create(th, a, fn, arg) ((void)(a), *(th) = (fn)(arg), 0)
+#define pthread_join(th, r) ((void)(th), (void)(r))
+#endif
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -169,7 +186,9 @@ static void barrier_wait(barrier *b) {
 }
 
 /* CPUs this process may run on, for pinning one thread to each. */
+#if defined(__linux__)
 static int cpu_list[1024];
+#endif
 static size_t cpu_count;
 
 static void cpus_probe(void) {
@@ -1365,8 +1384,13 @@ static int parse_opts(int argc, char **argv, opts *o, int *done) {
             o->misalign = (int)l;
             i++;
         } else if (is_opt(a, "-multi")) {
+#ifdef HWC_NO_THREADS
+            if (!v || parse_long(v, 1, 1, &l))
+                return bad_value(a, v, "1 (this build has no threads)");
+#else
             if (!v || parse_long(v, 1, 1024, &l))
                 return bad_value(a, v, "a thread count from 1 to 1024");
+#endif
             o->multi = (int)l;
             i++;
         } else if (is_opt(a, "-slices")) {
