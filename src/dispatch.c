@@ -23,6 +23,10 @@ static const block_getter aes_getters[] = {
     hwc_aes_zkn64_get,
     hwc_aes_zkne64_get, /* Zkne without Zknd: hardware encryption, ct decryption */
 #endif
+#if defined(__riscv) && __riscv_xlen == 32
+    hwc_aes_zkn32_get,
+    hwc_aes_zkne32_get, /* Zkne without Zknd: hardware encryption, ct decryption */
+#endif
     hwc_aes_ct_get,
 };
 static const block_getter sm4_getters[] = {
@@ -31,6 +35,9 @@ static const block_getter sm4_getters[] = {
 #endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_sm4_zksed64_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 32
+    hwc_sm4_zksed32_get,
 #endif
     hwc_sm4_ct_get,
 };
@@ -41,6 +48,9 @@ static const ghash_getter ghash_getters[] = {
 #endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_ghash_clmul64_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 32
+    hwc_ghash_clmul32_get,
 #endif
     hwc_ghash_ct_get,
 };

@@ -1,5 +1,5 @@
 /* Getters of the RISC-V back ends (src/riscv/), for dispatch. Each is
- * defined only when its file is compiled for its target (rv64 here); the
+ * defined only when its file is compiled for its target (rv64 or rv32); the
  * dispatch lists name them under the same condition. */
 #ifndef HWC_RISCV_GETTERS_H
 #define HWC_RISCV_GETTERS_H
@@ -17,6 +17,28 @@ const hwc_block_impl *hwc_aes_zkne64_get(void);
 const hwc_block_impl *hwc_sm4_zksed64_get(void);
 /* GHASH with clmul/clmulh from Zbc or Zbkc (ghash_clmul64.c). */
 const hwc_ghash_impl *hwc_ghash_clmul64_get(void);
+#endif
+
+/* Vector crypto back ends (rv64, VLEN >= 128), built with clang when it can
+ * compile Zvk* (cmake/riscv-vector.cmake defines HWC_HAVE_RVV_CRYPTO). */
+#if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
+/* AES with Zvkned + Zvkb; XTS tweaks and fused GCM with Zvkg (aes_zvkned.c). */
+const hwc_block_impl *hwc_aes_zvkned_get(void);
+/* SM4 with Zvksed + Zvkb (sm4_zvksed.c). */
+const hwc_block_impl *hwc_sm4_zvksed_get(void);
+/* GHASH with Zvkg: vghsh over groups of blocks (ghash_zvkg.c). */
+const hwc_ghash_impl *hwc_ghash_zvkg_get(void);
+#endif
+
+#if defined(__riscv) && __riscv_xlen == 32
+/* AES with Zkne + Zknd (aes_zkn32.c: aes32esmi/aes32dsmi). */
+const hwc_block_impl *hwc_aes_zkn32_get(void);
+/* AES with Zkne only: hardware encryption, ct decryption (aes_zkn32.c). */
+const hwc_block_impl *hwc_aes_zkne32_get(void);
+/* SM4 with Zksed (sm4_zksed32.c). */
+const hwc_block_impl *hwc_sm4_zksed32_get(void);
+/* GHASH with 32-bit clmul/clmulh from Zbc or Zbkc (ghash_clmul32.c). */
+const hwc_ghash_impl *hwc_ghash_clmul32_get(void);
 #endif
 
 #endif /* HWC_RISCV_GETTERS_H */

@@ -1,0 +1,574 @@
+/*
+ * SM4 with the RV32 scalar ShangMi extension Zksed: back end "zksed32", the
+ * 32-bit sibling of sm4_zksed32.c (see there for the algebra).
+ *
+ * sm4ed(acc, x, bs) adds to acc the SM4 round function T of byte bs of x,
+ * so a round X_{i+4} = X_i ^ T(X_{i+1} ^ X_{i+2} ^ X_{i+3} ^ rk_i) is four
+ * sm4ed and the XORs; two consecutive rounds share X_{i+2} ^ X_{i+3}, so a
+ * pair of rounds is 13 instructions plus two round-key loads. The words are
+ * the block's bytes loaded little-endian (lw), the byte order sm4ed and
+ * sm4ks are defined on: no byte swap anywhere but CTR's counter, rebuilt
+ * once per run of up to 256 blocks (inside a run the next counter block
+ * adds 2^24 to the last word). Blocks whose cipher inputs are independent
+ * (ECB, CBC/CFB decryption, CTR, XTS, OCB) go two at a time so each round
+ * key is loaded once per two blocks.
+ *
+ * Alignment: RV32_STREAM (riscv32_internal.h): 4-byte-aligned caller
+ * buffers in place, others through an aligned bounce buffer.
+ *
+ * Constant time: no branch or address depends on key or data (CTR's run
+ * length and OCB's ntz() look only at the public counter and block index).
+ */
+#if defined(__riscv) && __riscv_xlen == 32
+
+#include "riscv_getters.h"
+#include "riscv32_internal.h"
+
+#define SM4_ROUNDS 32
+#define SM4_ENC_OFFSET 0                /* 32 round keys, byte-reversed 32-bit words */
+#define SM4_DEC_OFFSET (4 * SM4_ROUNDS) /* the same keys in reverse order */
+
+/* A 32-bit word that may alias anything (caller blocks, key schedule). */
+typedef rv32_word rv_word32;
+
+static inline const rv_word32 *enc_keys(const hwc_ks *ks) {
+    return (const rv_word32 *)(const void *)(ks->bytes + SM4_ENC_OFFSET);
+}
+static inline const rv_word32 *dec_keys(const hwc_ks *ks) {
+    return (const rv_word32 *)(const void *)(ks->bytes + SM4_DEC_OFFSET);
+}
+
+/* --------------------------------------------------------- key schedule */
+
+static const uint32_t sm4_fk[4] = {0xA3B1BAC6u, 0x56AA3350u, 0x677D9197u, 0xB27022DCu};
+
+/* CK_i byte j is (4i + j) * 7 mod 256; here byte-reversed (byte 0 lowest). */
+static uint32_t sm4_ck_reversed(unsigned i) {
+    uint32_t ck = 0;
+    for (unsigned j = 0; j < 4; j++)
+        ck |= (uint32_t)(uint8_t)((4 * i + j) * 7) << (8 * j);
+    return ck;
+}
+
+static uint32_t byte_reverse32(uint32_t x) {
+    return (x >> 24) | ((x >> 8) & 0xFF00u) | ((x << 8) & 0xFF0000u) | (x << 24);
+}
+
+static void hwc_sm4_set_key_zksed32(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    (void)key_len;  /* 16, validated by the caller */
+    (void)want_dec; /* the reversed copy for decryption is always written */
+    rv_word32 *enc = (rv_word32 *)(void *)(ks->bytes + SM4_ENC_OFFSET);
+    rv_word32 *dec = (rv_word32 *)(void *)(ks->bytes + SM4_DEC_OFFSET);
+    uint32_t k[4];
+    for (unsigned i = 0; i < 4; i++)
+        k[i] = hwc_load_le32(key + 4 * i) ^ byte_reverse32(sm4_fk[i]);
+    /* rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i). */
+    for (unsigned i = 0; i < SM4_ROUNDS; i++) {
+        uint32_t t = k[(i + 1) & 3] ^ k[(i + 2) & 3] ^ k[(i + 3) & 3] ^ sm4_ck_reversed(i);
+        uint32_t a = k[i & 3];
+        a = rv32_sm4ks(a, t, 0);
+        a = rv32_sm4ks(a, t, 1);
+        a = rv32_sm4ks(a, t, 2);
+        a = rv32_sm4ks(a, t, 3);
+        k[i & 3] = a;
+        enc[i] = a;
+        dec[SM4_ROUNDS - 1 - i] = a;
+    }
+    hwc_wipe(k, sizeof k);
+}
+
+/* --------------------------------------------------------------- rounds */
+
+/* acc ^= T(t): the four bytes of t through sm4ed. */
+#define SM4_T(acc, t)                    \
+    do {                                 \
+        (acc) = rv32_sm4ed((acc), (t), 0); \
+        (acc) = rv32_sm4ed((acc), (t), 1); \
+        (acc) = rv32_sm4ed((acc), (t), 2); \
+        (acc) = rv32_sm4ed((acc), (t), 3); \
+    } while (0)
+
+/* The state of one block: X_i .. X_{i+3}, byte-reversed. */
+typedef struct sm4_state {
+    uint32_t a, b, c, d;
+} sm4_state;
+
+/* Rounds 2j and 2j+1 on (A, B, C, D) = X_2j .. X_2j+3: A becomes X_2j+4
+ * and B X_2j+5, so the next pair works on (C, D, A, B). */
+#define SM4_PAIR(s, A, B, C, D, rk0, rk1) \
+    do {                                  \
+        uint32_t m_ = (s).C ^ (s).D;      \
+        uint32_t t_ = m_ ^ (s).B ^ (rk0); \
+        SM4_T((s).A, t_);                 \
+        t_ = m_ ^ (s).A ^ (rk1);          \
+        SM4_T((s).B, t_);                 \
+    } while (0)
+
+/* 32 rounds on one block: (a, b, c, d) ends as (X32, X33, X34, X35). */
+RV_INLINE void sm4_rounds1(const rv_word32 *rk, sm4_state *s) {
+    sm4_state x = *s;
+    _Pragma("GCC unroll 8")
+    for (unsigned r = 0; r < SM4_ROUNDS; r += 4) {
+        SM4_PAIR(x, a, b, c, d, rk[r], rk[r + 1]);
+        SM4_PAIR(x, c, d, a, b, rk[r + 2], rk[r + 3]);
+    }
+    *s = x;
+}
+
+/* The same on two blocks, each round key loaded once for both. */
+RV_INLINE void sm4_rounds2(const rv_word32 *rk, sm4_state *s, sm4_state *u) {
+    sm4_state x = *s, y = *u;
+    _Pragma("GCC unroll 8")
+    for (unsigned r = 0; r < SM4_ROUNDS; r += 4) {
+        uint32_t k0 = rk[r], k1 = rk[r + 1], k2 = rk[r + 2], k3 = rk[r + 3];
+        SM4_PAIR(x, a, b, c, d, k0, k1);
+        SM4_PAIR(y, a, b, c, d, k0, k1);
+        SM4_PAIR(x, c, d, a, b, k2, k3);
+        SM4_PAIR(y, c, d, a, b, k2, k3);
+    }
+    *s = x;
+    *u = y;
+}
+
+/* A block as four byte-reversed words: the bytes, loaded little-endian.
+ * Sign-extended because that is what lw does: the upper halves are
+ * don't-care, and a zero-extension would cost two shifts per word. */
+RV_INLINE uint32_t load_word(const rv_word32 *p) {
+    return *p;
+}
+RV_INLINE sm4_state load_block(const rv_word32 *p) {
+    return (sm4_state){load_word(p), load_word(p + 1), load_word(p + 2), load_word(p + 3)};
+}
+
+/* The cipher output is (X35, X34, X33, X32): the state in reverse. */
+RV_INLINE sm4_state output_of(const sm4_state *s) {
+    return (sm4_state){s->d, s->c, s->b, s->a};
+}
+
+RV_INLINE void store_block(rv_word32 *p, sm4_state v) {
+    p[0] = v.a;
+    p[1] = v.b;
+    p[2] = v.c;
+    p[3] = v.d;
+}
+
+RV_INLINE sm4_state xor_block(sm4_state v, sm4_state w) {
+    return (sm4_state){v.a ^ w.a, v.b ^ w.b, v.c ^ w.c, v.d ^ w.d};
+}
+
+/* E or D of one block: input words -> output words. */
+RV_INLINE sm4_state crypt1(const rv_word32 *rk, sm4_state in) {
+    sm4_rounds1(rk, &in);
+    return output_of(&in);
+}
+
+/* The round keys are read from the schedule where the rounds use them:
+ * rv32 has too few registers to keep 32 of them across blocks, and a local
+ * copy would only move the loads to the stack. */
+#define LOCAL_KEYS(k, src) const rv_word32 *const k = (src)
+
+/* ------------------------------------------------ chaining values, views */
+
+/* A 16-byte chaining value (IV, tweak, MAC) as four words; byte access
+ * when the modes did not align it (they do). */
+RV_INLINE sm4_state load_chain(const uint8_t *p) {
+    uint32_t w[4];
+    rv32_load_chain(p, w);
+    return (sm4_state){w[0], w[1], w[2], w[3]};
+}
+RV_INLINE void store_chain(uint8_t *p, sm4_state v) {
+    const uint32_t w[4] = {v.a, v.b, v.c, v.d};
+    rv32_store_chain(p, w);
+}
+
+/* RV32_STREAM hands out aligned 32-bit word pointers already. */
+#define W32(p) ((rv_word32 *)(void *)(p))
+#define CW32(p) ((const rv_word32 *)(const void *)(p))
+
+/* ------------------------------------------------------------------ ECB */
+
+RV_INLINE void ecb_body(const rv_word32 *rk, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    for (; n >= 2; n -= 2, in += 8, out += 8) {
+        sm4_state s = load_block(in), u = load_block(in + 4);
+        sm4_rounds2(k, &s, &u);
+        store_block(out, output_of(&s));
+        store_block(out + 4, output_of(&u));
+    }
+    if (n)
+        store_block(out, crypt1(k, load_block(in)));
+}
+
+static void hwc_sm4_ecb_enc_zksed32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    RV32_STREAM(out, in, nblocks, ecb_body(enc_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
+}
+
+static void hwc_sm4_ecb_dec_zksed32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    RV32_STREAM(out, in, nblocks, ecb_body(dec_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
+}
+
+/* ------------------------------------------------------------------ CBC */
+
+/* Serial: each block's input is the previous ciphertext. */
+RV_INLINE void cbc_enc_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state c = *iv;
+    for (const rv_word32 *end = in + 4 * n; in != end; in += 4, out += 4) {
+        c = crypt1(k, xor_block(c, load_block(in)));
+        store_block(out, c);
+    }
+    *iv = c;
+}
+
+/* Every input word is read before any output word is written, so out ==
+ * in works. */
+RV_INLINE void cbc_dec_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state prev = *iv;
+    for (; n >= 2; n -= 2, in += 8, out += 8) {
+        const sm4_state c0 = load_block(in), c1 = load_block(in + 4);
+        sm4_state s = c0, u = c1;
+        sm4_rounds2(k, &s, &u);
+        store_block(out, xor_block(output_of(&s), prev));
+        store_block(out + 4, xor_block(output_of(&u), c0));
+        prev = c1;
+    }
+    if (n) {
+        const sm4_state c0 = load_block(in);
+        store_block(out, xor_block(crypt1(k, c0), prev));
+        prev = c0;
+    }
+    *iv = prev;
+}
+
+/* Chaining value in and out of the caller's 16 bytes around a kernel. */
+#define WITH_CHAIN(chain, v, STMT)       \
+    do {                                 \
+        sm4_state v = load_chain(chain); \
+        STMT;                            \
+        store_chain((chain), v);         \
+    } while (0)
+
+static void hwc_sm4_cbc_enc_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cbc_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+}
+
+static void hwc_sm4_cbc_dec_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cbc_dec_body(dec_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+}
+
+/* ------------------------------------------------------------------ CFB */
+
+/* C_i = P_i ^ E(C_{i-1}); iv holds C_{i-1}. */
+RV_INLINE void cfb_enc_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state c = *iv;
+    for (const rv_word32 *end = in + 4 * n; in != end; in += 4, out += 4) {
+        c = xor_block(crypt1(k, c), load_block(in));
+        store_block(out, c);
+    }
+    *iv = c;
+}
+
+/* P_i = C_i ^ E(C_{i-1}): the cipher inputs are known two at a time. */
+RV_INLINE void cfb_dec_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state prev = *iv;
+    for (; n >= 2; n -= 2, in += 8, out += 8) {
+        const sm4_state c0 = load_block(in), c1 = load_block(in + 4);
+        sm4_state s = prev, u = c0;
+        sm4_rounds2(k, &s, &u);
+        store_block(out, xor_block(output_of(&s), c0));
+        store_block(out + 4, xor_block(output_of(&u), c1));
+        prev = c1;
+    }
+    if (n) {
+        const sm4_state c0 = load_block(in);
+        store_block(out, xor_block(crypt1(k, prev), c0));
+        prev = c0;
+    }
+    *iv = prev;
+}
+
+static void hwc_sm4_cfb_enc_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cfb_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+}
+
+static void hwc_sm4_cfb_dec_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cfb_dec_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+}
+
+/* ------------------------------------------------------------------ OFB */
+
+/* iv holds the last keystream block; the next is its encryption. */
+RV_INLINE void ofb_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state ks = *iv;
+    for (const rv_word32 *end = in + 4 * n; in != end; in += 4, out += 4) {
+        ks = crypt1(k, ks);
+        store_block(out, xor_block(ks, load_block(in)));
+    }
+    *iv = ks;
+}
+
+static void hwc_sm4_ofb_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                size_t nblocks) {
+    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+}
+
+/* ------------------------------------------------------------------ CTR */
+
+/* The counter as a native big-endian value: hi = bytes 0..7, lo = 8..15. */
+typedef struct ctr_value {
+    uint64_t hi, lo;
+} ctr_value;
+
+/* Add n to the counter: the whole 128 bits, or only the last 32 (GCM). */
+RV_INLINE void ctr_advance(ctr_value *c, uint64_t n, int wide) {
+    if (wide) {
+        uint64_t lo = c->lo + n;
+        c->hi += lo < n;
+        c->lo = lo;
+    } else {
+        c->lo = (c->lo & ~(uint64_t)0xFFFFFFFF) | (uint32_t)(c->lo + n);
+    }
+}
+
+/* Keystream XOR in runs that end where the counter's last byte wraps;
+ * inside a run the next counter block is the previous one with 2^24 added
+ * to its last word (carries above bit 31 are ignored by sm4ed). */
+RV_INLINE void ctr_body(const rv_word32 *rk, ctr_value *c, int wide, rv_word32 *out, const rv_word32 *in,
+                        size_t n) {
+    LOCAL_KEYS(k, rk);
+    const uint32_t step = (uint32_t)1 << 24;
+    while (n != 0) {
+        size_t run = 256 - (size_t)(c->lo & 0xFF);
+        if (run > n)
+            run = n;
+        sm4_state ctr = {rv32_bswap32_base((uint32_t)(c->hi >> 32)), rv32_bswap32_base((uint32_t)c->hi),
+                         rv32_bswap32_base((uint32_t)(c->lo >> 32)), rv32_bswap32_base((uint32_t)c->lo)};
+        size_t left = run;
+        for (; left >= 2; left -= 2, in += 8, out += 8) {
+            sm4_state s = ctr, u = ctr;
+            u.d += step;
+            ctr.d += 2 * step;
+            sm4_rounds2(k, &s, &u);
+            store_block(out, xor_block(output_of(&s), load_block(in)));
+            store_block(out + 4, xor_block(output_of(&u), load_block(in + 4)));
+        }
+        if (left) {
+            store_block(out, xor_block(crypt1(k, ctr), load_block(in)));
+            in += 4;
+            out += 4;
+        }
+        ctr_advance(c, run, wide);
+        n -= run;
+    }
+}
+
+static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int wide) {
+    ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
+    RV32_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), &c, wide, W32(rv_out), CW32(rv_in), rv_n));
+    hwc_store_be64(ctr, c.hi);
+    hwc_store_be64(ctr + 8, c.lo);
+}
+
+static void hwc_sm4_ctr128_zksed32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                   size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 1);
+}
+
+static void hwc_sm4_ctr32_zksed32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                  size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 0);
+}
+
+/* ------------------------------------------------------------------ XTS */
+
+/* T *= alpha in IEEE 1619 order on the little-endian 64-bit halves t0
+ * (bytes 0..7) and t1; masked fold: the tweak is secret. */
+RV_INLINE void xts_mul_alpha(uint64_t *t0, uint64_t *t1) {
+    uint64_t fold = (uint64_t)((int64_t)*t1 >> 63) & 0x87;
+    *t1 = (*t1 << 1) | (*t0 >> 63);
+    *t0 = (*t0 << 1) ^ fold;
+}
+
+RV_INLINE sm4_state tweak_words(uint64_t t0, uint64_t t1) {
+    return (sm4_state){(uint32_t)t0, (uint32_t)(t0 >> 32), (uint32_t)t1, (uint32_t)(t1 >> 32)};
+}
+
+RV_INLINE void xts_body(const rv_word32 *rk, uint64_t tw[2], rv_word32 *out, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    uint64_t t0 = tw[0], t1 = tw[1];
+    for (; n >= 2; n -= 2, in += 8, out += 8) {
+        const sm4_state ta = tweak_words(t0, t1);
+        xts_mul_alpha(&t0, &t1);
+        const sm4_state tb = tweak_words(t0, t1);
+        xts_mul_alpha(&t0, &t1);
+        sm4_state s = xor_block(load_block(in), ta), u = xor_block(load_block(in + 4), tb);
+        sm4_rounds2(k, &s, &u);
+        store_block(out, xor_block(output_of(&s), ta));
+        store_block(out + 4, xor_block(output_of(&u), tb));
+    }
+    if (n) {
+        const sm4_state ta = tweak_words(t0, t1);
+        xts_mul_alpha(&t0, &t1);
+        store_block(out, xor_block(crypt1(k, xor_block(load_block(in), ta)), ta));
+    }
+    tw[0] = t0;
+    tw[1] = t1;
+}
+
+static void xts_kernel(const rv_word32 *rk, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const sm4_state tw = load_chain(tweak);
+    uint64_t t[2] = {((uint64_t)tw.b << 32) | tw.a, ((uint64_t)tw.d << 32) | tw.c};
+    RV32_STREAM(out, in, nblocks, xts_body(rk, t, W32(rv_out), CW32(rv_in), rv_n));
+    store_chain(tweak, tweak_words(t[0], t[1]));
+}
+
+static void hwc_sm4_xts_enc_zksed32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    xts_kernel(enc_keys(ks), tweak, out, in, nblocks);
+}
+
+static void hwc_sm4_xts_dec_zksed32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    xts_kernel(dec_keys(ks), tweak, out, in, nblocks);
+}
+
+/* -------------------------------------------------------------- CBC-MAC */
+
+RV_INLINE void cbc_mac_body(const rv_word32 *rk, sm4_state *mac, const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state m = *mac;
+    for (const rv_word32 *end = in + 4 * n; in != end; in += 4)
+        m = crypt1(k, xor_block(m, load_block(in)));
+    *mac = m;
+}
+
+static void hwc_sm4_cbc_mac_zksed32(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
+    WITH_CHAIN(mac, m, RV32_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), &m, CW32(rv_in), rv_n)));
+}
+
+/* ----------------------------------------------------------------- OCB3 */
+
+/* Number of trailing zeros of a (public) block index. */
+RV_INLINE unsigned ocb_ntz(uint64_t i) {
+    unsigned n = 0;
+    while (n < 63 && (i & 1) == 0) {
+        i >>= 1;
+        n++;
+    }
+    return n;
+}
+
+typedef struct ocb_chain {
+    uint64_t index; /* 1-based index of the next block */
+    sm4_state offset, checksum;
+} ocb_chain;
+
+/* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half) take L_0. */
+RV_INLINE sm4_state ocb_next_offset(const rv_word32 *L, uint64_t index, sm4_state o) {
+    unsigned z = (index & 1) ? 0 : ocb_ntz(index);
+    return xor_block(o, load_block(L + 4 * z));
+}
+
+/* C_i = Offset_i ^ E(P_i ^ Offset_i) (decryption with D); the checksum
+ * sums the plaintext. */
+RV_INLINE void ocb_body(const rv_word32 *rk, int decrypt, const rv_word32 *L, ocb_chain *st, rv_word32 *out,
+                        const rv_word32 *in, size_t n) {
+    LOCAL_KEYS(k, rk);
+    sm4_state o = st->offset, sum = st->checksum;
+    uint64_t index = st->index;
+    for (; n >= 2; n -= 2, in += 8, out += 8, index += 2) {
+        const sm4_state p0 = load_block(in), p1 = load_block(in + 4);
+        const sm4_state oa = ocb_next_offset(L, index, o);
+        o = ocb_next_offset(L, index + 1, oa);
+        sm4_state s = xor_block(p0, oa), u = xor_block(p1, o);
+        sm4_rounds2(k, &s, &u);
+        const sm4_state r0 = xor_block(output_of(&s), oa), r1 = xor_block(output_of(&u), o);
+        sum = xor_block(sum, decrypt ? xor_block(r0, r1) : xor_block(p0, p1));
+        store_block(out, r0);
+        store_block(out + 4, r1);
+    }
+    if (n) {
+        const sm4_state p0 = load_block(in);
+        o = ocb_next_offset(L, index++, o);
+        const sm4_state r0 = xor_block(crypt1(k, xor_block(p0, o)), o);
+        sum = xor_block(sum, decrypt ? r0 : p0);
+        store_block(out, r0);
+    }
+    st->index = index;
+    st->offset = o;
+    st->checksum = sum;
+}
+
+static const hwc_block_impl sm4_zksed32_impl;
+
+static void ocb_kernel(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t first_index,
+                       uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (!rv32_aligned4(L)) { /* the modes keep L aligned; never read it misaligned */
+        if (decrypt)
+            hwc_generic_ocb_dec(&sm4_zksed32_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
+        else
+            hwc_generic_ocb_enc(&sm4_zksed32_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
+        return;
+    }
+    const rv_word32 *lw = CW32(L);
+    ocb_chain st = {first_index, load_chain(offset), load_chain(checksum)};
+    if (decrypt)
+        RV32_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), 1, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
+    else
+        RV32_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), 0, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
+    store_chain(offset, st.offset);
+    store_chain(checksum, st.checksum);
+}
+
+static void hwc_sm4_ocb_enc_zksed32(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                    uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    ocb_kernel(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+static void hwc_sm4_ocb_dec_zksed32(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                    uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    ocb_kernel(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const hwc_block_impl sm4_zksed32_impl = {
+    .name = "zksed32",
+    .family = HWC_FAMILY_SM4,
+    .required_caps = HWC_CAP_ZKSED,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .ghash_name = "clmul32",
+    .usable = NULL,
+    .set_key = hwc_sm4_set_key_zksed32,
+    .ecb_enc = hwc_sm4_ecb_enc_zksed32,
+    .ecb_dec = hwc_sm4_ecb_dec_zksed32,
+    .cbc_enc = hwc_sm4_cbc_enc_zksed32,
+    .cbc_dec = hwc_sm4_cbc_dec_zksed32,
+    .cfb_enc = hwc_sm4_cfb_enc_zksed32,
+    .cfb_dec = hwc_sm4_cfb_dec_zksed32,
+    .ofb = hwc_sm4_ofb_zksed32,
+    .ctr128 = hwc_sm4_ctr128_zksed32,
+    .ctr32 = hwc_sm4_ctr32_zksed32,
+    .xts_enc = hwc_sm4_xts_enc_zksed32,
+    .xts_dec = hwc_sm4_xts_dec_zksed32,
+    .cbc_mac = hwc_sm4_cbc_mac_zksed32,
+    .ocb_enc = hwc_sm4_ocb_enc_zksed32,
+    .ocb_dec = hwc_sm4_ocb_dec_zksed32,
+};
+
+const hwc_block_impl *hwc_sm4_zksed32_get(void) {
+    return &sm4_zksed32_impl;
+}
+
+#endif /* __riscv && __riscv_xlen == 32 */
