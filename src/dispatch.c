@@ -19,6 +19,9 @@ static const block_getter aes_getters[] = {
     hwc_aes_vaes_get,
     hwc_aes_aesni_get,
 #endif
+#if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
+    hwc_aes_zvkned_get, /* vector crypto first: several blocks per instruction */
+#endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_aes_zkn64_get,
     hwc_aes_zkne64_get, /* Zkne without Zknd: hardware encryption, ct decryption */
@@ -33,6 +36,9 @@ static const block_getter sm4_getters[] = {
 #if defined(__x86_64__)
     hwc_sm4_aesni_get,
 #endif
+#if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
+    hwc_sm4_zvksed_get,
+#endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_sm4_zksed64_get,
 #endif
@@ -45,6 +51,9 @@ static const ghash_getter ghash_getters[] = {
 #if defined(__x86_64__)
     hwc_ghash_vpclmul_get,
     hwc_ghash_pclmul_get,
+#endif
+#if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
+    hwc_ghash_zvkg_get,
 #endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_ghash_clmul64_get,

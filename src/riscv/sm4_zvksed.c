@@ -1,0 +1,98 @@
+/*
+ * SM4 with the RISC-V vector crypto extensions: Zvksed (vsm4k key
+ * expansion, vsm4r four rounds per instruction), Zvkb (vrev8: SM4's words
+ * are big-endian, the element groups little-endian), Zvkg when present
+ * (XTS tweak steps, fused GCM with ghash_zvkg). Same mode kernels as the
+ * AES back end (zv_modes.h). Built by clang only (cmake/riscv-vector.cmake).
+ *
+ * Schedule: the 32 round keys as native words, in encryption order at
+ * w32[0..31] and in decryption (reversed) order at w32[32..63], so both
+ * directions run the same eight vsm4r.vs.
+ */
+#include "riscv/zv_common.h"
+#include "riscv/riscv_getters.h"
+
+#define SM4_DEC_WORD 32
+
+static void sm4_zvksed_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    (void)key_len;
+    (void)want_dec; /* both orders, always: 128 bytes */
+    static const uint32_t fk[4] = {0xA3B1BAC6u, 0x56AA3350u, 0x677D9197u, 0xB27022DCu};
+    zv_b k = __riscv_vrev8_v_u32m1(zv_load_b(key), 4);
+    k = __riscv_vxor_vv_u32m1(k, __riscv_vle32_v_u32m1(fk, 4), 4);
+#define SM4K(i) __riscv_vse32_v_u32m1(ks->w32 + 4 * (i), k = __riscv_vsm4k_vi_u32m1(k, i, 4), 4)
+    SM4K(0); SM4K(1); SM4K(2); SM4K(3); SM4K(4); SM4K(5); SM4K(6); SM4K(7);
+#undef SM4K
+    for (int i = 0; i < 32; i++)
+        ks->w32[SM4_DEC_WORD + i] = ks->w32[31 - i];
+}
+
+/* Round keys in registers, plus the word-reversal index: after 32 rounds
+ * the group holds X32..X35 and SM4's output is X35..X32. */
+#define SM4_KEYS(OFF)                                                                                 \
+    const uint32_t *rk_ = ks->w32 + (OFF);                                                            \
+    const zv_b k0 = zv_load_key(rk_), k1 = zv_load_key(rk_ + 4), k2 = zv_load_key(rk_ + 8),          \
+               k3 = zv_load_key(rk_ + 12), k4 = zv_load_key(rk_ + 16), k5 = zv_load_key(rk_ + 20),   \
+               k6 = zv_load_key(rk_ + 24), k7 = zv_load_key(rk_ + 28);                               \
+    const size_t rev_vl_ = __riscv_vsetvlmax_e32m4();                                                 \
+    const vuint32m4_t rev_w = __riscv_vxor_vx_u32m4(__riscv_vid_v_u32m4(rev_vl_), 3, rev_vl_);        \
+    const vuint32m1_t rev_b = __riscv_vlmul_trunc_v_u32m4_u32m1(rev_w);                                \
+    const vuint32m8_t rev_w8 = __riscv_vxor_vx_u32m8(__riscv_vid_v_u32m8(2 * rev_vl_), 3, 2 * rev_vl_)
+
+#define SM4_CRYPT(s, vl, T, IDX)                                 \
+    do {                                                         \
+        s = __riscv_vrev8_v_##T(s, vl);                          \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k0, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k1, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k2, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k3, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k4, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k5, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k6, vl);               \
+        s = __riscv_vsm4r_vs_u32m1_##T(s, k7, vl);               \
+        s = __riscv_vrgather_vv_##T(s, IDX, vl);                 \
+        s = __riscv_vrev8_v_##T(s, vl);                          \
+    } while (0)
+
+static const hwc_block_impl sm4_zvksed_impl;
+#define ZV_IMPL (&sm4_zvksed_impl)
+#define ZV_FN(name) sm4v_##name
+#define ZV_KEYS_ENC SM4_KEYS(0); (void)rev_b; (void)rev_w; (void)rev_w8
+#define ZV_KEYS_DEC SM4_KEYS(SM4_DEC_WORD); (void)rev_b; (void)rev_w; (void)rev_w8
+#define ZV_ENC_W(s, vl) SM4_CRYPT(s, vl, u32m4, rev_w)
+#define ZV_DEC_W(s, vl) SM4_CRYPT(s, vl, u32m4, rev_w)
+#define ZV_ENC_B(s) SM4_CRYPT(s, 4, u32m1, rev_b)
+#define ZV_ENC_W8(s, vl) SM4_CRYPT(s, vl, u32m8, rev_w8)
+#define ZV_DEC_W8(s, vl) SM4_CRYPT(s, vl, u32m8, rev_w8)
+#include "riscv/zv_modes.h"
+
+static const hwc_block_impl sm4_zvksed_impl = {
+    .name = "zvksed",
+    .family = HWC_FAMILY_SM4,
+    .required_caps = HWC_CAP_V | HWC_CAP_ZVKSED | HWC_CAP_ZVKB,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .ghash_name = "zvkg",
+    .note = NULL,
+    .usable = zv_usable_vlen,
+    .set_key = sm4_zvksed_set_key,
+    .ecb_enc = sm4v_ecb_enc,
+    .ecb_dec = sm4v_ecb_dec,
+    .cbc_enc = sm4v_cbc_enc,
+    .cbc_dec = sm4v_cbc_dec,
+    .cfb_enc = sm4v_cfb_enc,
+    .cfb_dec = sm4v_cfb_dec,
+    .ofb = sm4v_ofb,
+    .ctr128 = sm4v_ctr128,
+    .ctr32 = sm4v_ctr32,
+    .xts_enc = sm4v_xts_enc,
+    .xts_dec = sm4v_xts_dec,
+    .cbc_mac = sm4v_cbc_mac,
+    .ocb_enc = sm4v_ocb_enc,
+    .ocb_dec = sm4v_ocb_dec,
+    .gcm_enc = sm4v_gcm_enc,
+    .gcm_dec = sm4v_gcm_dec,
+};
+
+const hwc_block_impl *hwc_sm4_zvksed_get(void) {
+    return &sm4_zvksed_impl;
+}
