@@ -1,9 +1,11 @@
-# RISC-V (rv64) cross-build tests, for builds with the toolchain file
-# cmake/riscv64-linux-gnu.cmake. Nothing here is defined in a native build.
+# RISC-V cross-build tests, for builds with the toolchain file
+# cmake/riscv64-linux-gnu.cmake (rv64) or cmake/riscv32-elf-picolibc.cmake
+# (rv32). Nothing here is defined in a native build. Test names start with
+# the architecture: rv64_* or rv32_* (below, rv64_ stands for either).
 #
-# The cross build runs every test under qemu-riscv64 -cpu ${HWC_QEMU_CPU}
-# (CMAKE_CROSSCOMPILING_EMULATOR). tests/riscv/run-rv64.sh configures one
-# build and reconfigures it per CPU model; this file adds:
+# The cross build runs every test under qemu-riscv64/32 -cpu ${HWC_QEMU_CPU}
+# (CMAKE_CROSSCOMPILING_EMULATOR). tests/riscv/run-rv64.sh (run-rv32.sh)
+# configures one build and reconfigures it per CPU model; this file adds:
 #   rv64_caps      `hwcrypt caps` must select HWC_RV_EXPECT_SELECTED
 #                  (e.g. "aes=zkne64 sm4=ct ghash=ct"), when that is set;
 #   rv64_diff_ct   every available back end against ct on random inputs up
@@ -14,7 +16,14 @@
 #                  access inside libhwcrypt;
 # and builds the instruction-count plugin for the host
 # (tools/qemu-icount, target hwc_icount_plugin).
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv64")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv(32|64)")
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv32")
+    set(rv rv32)
+    set(rv_prefix ${HWC_RV32_PREFIX})
+  else()
+    set(rv rv64)
+    set(rv_prefix ${HWC_RV64_PREFIX})
+  endif()
   set(HWC_RV_EXPECT_SELECTED "" CACHE STRING
       "Back ends `hwcrypt caps` must select under HWC_QEMU_CPU, as \"aes=X sm4=Y ghash=Z\" (empty: no check)")
   set(HWC_RV_MISALIGN_IMPLS "" CACHE STRING "Back ends the misalignment test runs (empty: every available one)")
@@ -28,8 +37,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv64")
   add_executable(diff_ct ${CMAKE_CURRENT_SOURCE_DIR}/riscv/diff_ct.c)
   target_link_libraries(diff_ct PRIVATE hwcrypt_static)
   target_compile_options(diff_ct PRIVATE ${HWC_WARNINGS})
-  add_test(NAME rv64_diff_ct COMMAND diff_ct)
-  set_tests_properties(rv64_diff_ct PROPERTIES SKIP_RETURN_CODE 77 LABELS rv64 TIMEOUT 900)
+  add_test(NAME ${rv}_diff_ct COMMAND diff_ct)
+  set_tests_properties(${rv}_diff_ct PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rv} TIMEOUT 900)
 
   # The plugin and the test that needs it only when a host compiler is there.
   find_program(HWC_HOST_CC_PATH NAMES ${HWC_HOST_CC})
@@ -43,21 +52,21 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv64")
       COMMENT "Building the QEMU instruction-count plugin for the host")
     add_custom_target(hwc_icount_plugin ALL DEPENDS ${HWC_ICOUNT_PLUGIN})
   else()
-    message(STATUS "hwcrypt: no host C compiler '${HWC_HOST_CC}': no instruction-count plugin, no rv64_misalign test")
+    message(STATUS "hwcrypt: no host C compiler '${HWC_HOST_CC}': no instruction-count plugin, no ${rv}_misalign test")
   endif()
 
   if(HWC_RV_EXPECT_SELECTED)
-    add_test(NAME rv64_caps COMMAND hwcrypt caps)
+    add_test(NAME ${rv}_caps COMMAND hwcrypt caps)
     string(REPLACE "+" "\\+" expect_re "${HWC_RV_EXPECT_SELECTED}")
-    set_tests_properties(rv64_caps PROPERTIES PASS_REGULAR_EXPRESSION "selected: ${expect_re}\n" LABELS rv64)
+    set_tests_properties(${rv}_caps PROPERTIES PASS_REGULAR_EXPRESSION "selected: ${expect_re}\n" LABELS ${rv})
   endif()
 
   if(HWC_HOST_CC_PATH)
     separate_arguments(misalign_impls UNIX_COMMAND "${HWC_RV_MISALIGN_IMPLS}")
-    find_program(HWC_RV_NM NAMES ${HWC_RV64_PREFIX}nm riscv64-linux-gnu-nm nm)
-    add_test(NAME rv64_misalign
+    find_program(HWC_RV_NM NAMES ${rv_prefix}nm riscv64-linux-gnu-nm nm)
+    add_test(NAME ${rv}_misalign
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/riscv/misalign.sh ${HWC_QEMU} ${HWC_QEMU_CPU} ${HWC_ICOUNT_PLUGIN}
               ${HWC_RV_NM} $<TARGET_FILE:hwcrypt_static> $<TARGET_FILE:misalign_driver> ${misalign_impls})
-    set_tests_properties(rv64_misalign PROPERTIES LABELS "rv64;misalign" TIMEOUT 1200)
+    set_tests_properties(${rv}_misalign PROPERTIES LABELS "${rv};misalign" TIMEOUT 1200)
   endif()
 endif()
