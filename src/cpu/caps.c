@@ -130,7 +130,7 @@ static void caps_init(void) {
         return;
     uint64_t probed = hwc_cpu_probe_arch();
     uint64_t effective = probed;
-    static char err[sizeof caps_error_text];
+    char err[sizeof caps_error_text]; /* per caller: racing first callers each fill their own */
     err[0] = 0;
     const char *spec = getenv("HWCRYPT_CAPS");
     if (spec && *spec)
