@@ -199,10 +199,12 @@ static int cbc_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
         memcpy(iv, st->iv, HWC_BLOCK);
         process_blocks(ctx, iv, block, st->buf, 1);
         bad = check_padding(block, &pad_len);
+        HWC_DECLASSIFY(&bad, sizeof bad); /* the check's result is public */
         if (bad) {
             hwc_wipe(block, sizeof block);
             return HWC_ERR_PADDING;
         }
+        HWC_DECLASSIFY(&pad_len, sizeof pad_len); /* so is the length of a valid message */
         if (pad_len < HWC_BLOCK)
             memcpy(out, block, HWC_BLOCK - pad_len);
         *out_len = HWC_BLOCK - pad_len;

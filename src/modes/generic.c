@@ -140,6 +140,11 @@ static void generic_ctr(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[
                 hwc_ctr128_inc(ctr);
             else
                 hwc_ctr32_inc(ctr);
+            /* The counter must not become the loop variable (a branch on
+             * it): make the compiler reload it from memory. */
+#if defined(__GNUC__)
+            __asm__("" : : "r"(ctr) : "memory");
+#endif
         }
         im->ecb_enc(ks, keystream, keystream, n);
         /* Byte i of the output needs only byte i of the input: XOR straight

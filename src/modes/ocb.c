@@ -159,8 +159,10 @@ static void ocb_init_offset(const hwc_ctx *ctx, ocb_state *st) {
     unsigned bottom = formatted[15] & 0x3Fu;
     formatted[15] &= 0xC0u;
 
-    /* The nonce is public, so comparing it with the cached one may branch. */
-    if (!st->ktop_valid || memcmp(formatted, st->ktop_input, 16) != 0) {
+    /* Reuse Ktop when the nonce's top bits repeat.  The nonce is public
+     * (RFC 7253), but the comparison still runs in constant time so that only
+     * its one result (declassified in hwc_ct_memcmp) steers the branch. */
+    if (!st->ktop_valid || hwc_ct_memcmp(formatted, st->ktop_input, 16) != 0) {
         memcpy(st->ktop_input, formatted, 16);
         k_ecb_enc(ctx->impl, &ctx->ks[0], st->ktop, formatted, 1);
         st->ktop_valid = 1;
@@ -172,11 +174,21 @@ static void ocb_init_offset(const hwc_ctx *ctx, ocb_state *st) {
     memcpy(stretch, st->ktop, 16);
     for (int i = 0; i < 8; i++)
         stretch[16 + i] = (uint8_t)(st->ktop[i] ^ st->ktop[i + 1]);
-    unsigned byte_shift = bottom / 8, bit_shift = bottom % 8;
-    for (unsigned i = 0; i < 16; i++) {
-        unsigned hi = stretch[i + byte_shift], lo = stretch[i + byte_shift + 1];
-        st->offset[i] = (uint8_t)((hi << bit_shift) | (lo >> (8 - bit_shift)));
+    /* Shift the 192-bit Stretch left by `bottom` in six fixed steps (32,
+     * 16, ..., 1 bits), each kept or not by a mask: neither an address nor
+     * a shift count depends on the nonce. */
+    uint64_t w[3] = {hwc_load_be64(stretch), hwc_load_be64(stretch + 8), hwc_load_be64(stretch + 16)};
+    for (unsigned step = 32; step != 0; step >>= 1) {
+        const uint64_t keep = 0 - (uint64_t)((bottom & step) != 0);
+        const uint64_t s0 = (w[0] << step) | (w[1] >> (64 - step)), s1 = (w[1] << step) | (w[2] >> (64 - step)),
+                       s2 = w[2] << step;
+        w[0] = (s0 & keep) | (w[0] & ~keep);
+        w[1] = (s1 & keep) | (w[1] & ~keep);
+        w[2] = (s2 & keep) | (w[2] & ~keep);
     }
+    hwc_store_be64(st->offset, w[0]);
+    hwc_store_be64(st->offset + 8, w[1]);
+    hwc_wipe(w, sizeof w);
     hwc_wipe(stretch, sizeof stretch);
     memset(st->checksum, 0, sizeof st->checksum);
 }
