@@ -76,9 +76,31 @@ static int parse_hex(const char *what, const char *hex, size_t want, uint8_t **o
     return 0;
 }
 
+/* Exit status for a library error (docs/ERRORS.md): 2 when the invocation
+ * asks for something the cipher cannot do, 1 when this input failed. */
+static int exit_code_for(int rc) {
+    switch (rc) {
+    case HWC_ERR_KEY_LEN:
+    case HWC_ERR_IV_LEN:
+    case HWC_ERR_TAG_LEN:
+    case HWC_ERR_WEAK_KEY:
+    case HWC_ERR_UNSUPPORTED:
+    case HWC_ERR_UNKNOWN:
+    case HWC_ERR_UNAVAILABLE:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+/* One line on stderr; returns the exit status. */
 static int fail(const char *what, int rc) {
-    fprintf(stderr, "hwcrypt enc: %s: %s\n", what, hwc_strerror(rc));
-    return 1;
+    if (rc == HWC_ERR_AUTH)
+        fprintf(stderr, "hwcrypt enc: %s: authentication failed: wrong key, IV, AAD or tag, or modified data; "
+                        "no output written\n", what);
+    else
+        fprintf(stderr, "hwcrypt enc: %s: %s\n", what, hwc_strerror(rc));
+    return exit_code_for(rc);
 }
 
 /* Reads all of f into memory. */
@@ -216,12 +238,12 @@ static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *ou
         rc = o->encrypt ? hwc_ctx_key_wrap(ctx, data, len, buf, cap, &out_len)
                         : hwc_ctx_key_unwrap(ctx, data, len, buf, cap, &out_len);
         if (rc) {
-            fail(o->encrypt ? "wrap" : "unwrap", rc);
+            status = fail(o->encrypt ? "wrap" : "unwrap", rc);
             goto done;
         }
     } else if (flags & HWC_CIPHER_MAC) {
         if ((rc = hwc_aad(ctx, data, len)) || (rc = hwc_mac_final(ctx, buf, o->tag_len))) {
-            fail("mac", rc);
+            status = fail("mac", rc);
             goto done;
         }
         out_len = o->tag_len;
@@ -240,13 +262,13 @@ static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *ou
             out_len = ct_len;
         }
         if (rc) {
-            fail(o->encrypt ? "seal" : "open", rc);
+            status = fail(o->encrypt ? "seal" : "open", rc);
             goto done;
         }
     } else { /* XTS: the whole input is one data unit */
         size_t n = 0, m = 0;
         if ((rc = hwc_update(ctx, buf, &n, data, len)) || (rc = hwc_final(ctx, buf + n, &m))) {
-            fail(o->encrypt ? "encrypt" : "decrypt", rc);
+            status = fail(o->encrypt ? "encrypt" : "decrypt", rc);
             goto done;
         }
         out_len = n + m;
@@ -286,7 +308,7 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
         if (have > hold) {
             size_t process = have - hold, out_len = 0;
             if ((rc = hwc_update(ctx, outbuf, &out_len, inbuf, process))) {
-                fail("update", rc);
+                status = fail("update", rc);
                 goto done;
             }
             if (sink_write(out, outbuf, out_len))
@@ -307,7 +329,7 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
             goto done;
         }
         if ((rc = hwc_set_tag(ctx, inbuf, hold))) {
-            fail("tag", rc);
+            status = fail("tag", rc);
             goto done;
         }
     }
@@ -315,7 +337,7 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
     if ((rc = hwc_final(ctx, outbuf, &out_len))) {
         if (rc == HWC_ERR_PADDING)
             fprintf(stderr, "bad decrypt\n");
-        fail("final", rc);
+        status = fail("final", rc);
         goto done;
     }
     if (sink_write(out, outbuf, out_len))
@@ -323,7 +345,7 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
     if (aead && o->encrypt) {
         uint8_t tag[16];
         if ((rc = hwc_get_tag(ctx, tag, o->tag_len))) {
-            fail("tag", rc);
+            status = fail("tag", rc);
             goto done;
         }
         if (sink_write(out, tag, o->tag_len))
@@ -454,11 +476,11 @@ int hwc_cmd_enc(int argc, char **argv) {
         goto done;
     }
     if ((rc = hwc_init(ctx, o.cipher, o.encrypt, o.key, o.key_len, o.iv, o.iv_len))) {
-        fail("init", rc);
+        status = fail("init", rc);
         goto done;
     }
     if (o.nopad && (rc = hwc_set_padding(ctx, 0))) {
-        fail("-nopad", rc);
+        status = fail("-nopad", rc);
         goto done;
     }
     in = o.in_path ? fopen(o.in_path, "rb") : stdin;
