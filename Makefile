@@ -15,7 +15,7 @@ SPEED_SECONDS ?= 1
 
 # The parts of `make check`, run in this order. Each is also a target of its
 # own (`make check-rv64`), which assumes the packages are installed.
-CHECK_PARTS = check-native check-rv64
+CHECK_PARTS = check-native check-rv64 check-rvv check-sanitize check-valgrind check-rv32 check-fuzz
 
 .PHONY: all build check check-deps $(CHECK_PARTS) deps speed install clean
 
@@ -45,6 +45,29 @@ check-native: build
 # The RISC-V rv64 cross suite (QEMU user mode, every CPU model).
 check-rv64:
 	tests/riscv/run-rv64.sh -B $(BUILD)-rv64 -j $(JOBS)
+
+# The RISC-V rv32 cross suite (picolibc + Linux shim, QEMU user mode, every CPU model).
+check-rv32:
+	tests/riscv/run-rv32.sh -B $(BUILD)-rv32 -j $(JOBS)
+
+# The native suite under ASan+UBSan, and the threads test under TSan
+# (docs/TESTING.md); builds in $(BUILD)-asan and $(BUILD)-tsan.
+check-sanitize:
+	scripts/check-sanitize $(BUILD) $(JOBS) $(CMAKE_FLAGS)
+
+# The native suite under valgrind memcheck, every 16th vector record.
+check-valgrind: build
+	scripts/check-valgrind $(BUILD) -j $(JOBS)
+
+# The RISC-V vector crypto back ends (clang-19 build, QEMU 10 from
+# bookworm-backports fetched into a cache by scripts/get-qemu10).
+check-rvv:
+	tests/riscv/run-rvv.sh -B $(BUILD)-rvv -j $(JOBS)
+
+# libFuzzer smoke run: every fuzz target over the seeds from the vectors,
+# then ~35 s of fuzzing each (clang, ASan+UBSan; docs/TESTING.md "Fuzzing").
+check-fuzz:
+	FUZZ_CMAKE_FLAGS="$(CMAKE_FLAGS)" tests/fuzz/run-smoke.sh -B $(BUILD)-fuzz -j $(JOBS)
 
 # Encrypt, then decrypt for CBC (its two directions differ most).
 speed: deps build
