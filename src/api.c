@@ -217,6 +217,45 @@ const char *hwc_ctx_ghash_impl(const hwc_ctx *ctx) {
 /* May this mode start a message without an IV? */
 static int iv_optional(const hwc_cipher *c) { return !c->ops->check_iv || c->ops->check_iv(c, 0) == HWC_OK; }
 
+/* Key setup part of hwc_init (arguments already checked). Not inlined:
+ * a new message on a keyed context (the per-message path) then saves no
+ * registers for it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int init_key(hwc_ctx *ctx, const hwc_cipher *c, int encrypt, const uint8_t *key, size_t key_len) {
+    const hwc_block_impl *impl = NULL;
+    if (ctx->forced[0]) {
+        int rc = hwc_find_block_impl(c->family, ctx->forced, &impl, NULL);
+        if (rc)
+            return rc;
+    } else {
+        impl = hwc_select_block_impl(c->family);
+    }
+    /* Keep what set_key may refuse (weak XTS key) restorable. */
+    const hwc_cipher *old_cipher = ctx->cipher;
+    const hwc_block_impl *old_impl = ctx->impl;
+    const hwc_ghash_impl *old_ghash = ctx->ghash;
+    int old_encrypt = ctx->encrypt, old_keyed = ctx->keyed, old_started = ctx->started;
+    ctx->cipher = c;
+    ctx->impl = impl;
+    ctx->ghash = hwc_ghash_for(impl);
+    ctx->encrypt = encrypt;
+    int rc = c->ops->set_key ? c->ops->set_key(ctx, key, key_len) : HWC_ERR_UNSUPPORTED;
+    if (rc) {
+        ctx->cipher = old_cipher;
+        ctx->impl = old_impl;
+        ctx->ghash = old_ghash;
+        ctx->encrypt = old_encrypt;
+        ctx->keyed = old_keyed;
+        ctx->started = old_started;
+        return rc;
+    }
+    ctx->keyed = 1;
+    ctx->started = 0;
+    return HWC_OK;
+}
+
 int hwc_init(hwc_ctx *ctx, const hwc_cipher *cipher, int encrypt, const uint8_t *key, size_t key_len,
              const uint8_t *iv, size_t iv_len) {
     if (!ctx)
@@ -242,35 +281,9 @@ int hwc_init(hwc_ctx *ctx, const hwc_cipher *cipher, int encrypt, const uint8_t 
             return rc;
     }
     if (key) {
-        const hwc_block_impl *impl = NULL;
-        if (ctx->forced[0]) {
-            int rc = hwc_find_block_impl(c->family, ctx->forced, &impl, NULL);
-            if (rc)
-                return rc;
-        } else {
-            impl = hwc_select_block_impl(c->family);
-        }
-        /* Keep what set_key may refuse (weak XTS key) restorable. */
-        const hwc_cipher *old_cipher = ctx->cipher;
-        const hwc_block_impl *old_impl = ctx->impl;
-        const hwc_ghash_impl *old_ghash = ctx->ghash;
-        int old_encrypt = ctx->encrypt, old_keyed = ctx->keyed, old_started = ctx->started;
-        ctx->cipher = c;
-        ctx->impl = impl;
-        ctx->ghash = hwc_ghash_for(impl);
-        ctx->encrypt = encrypt;
-        int rc = c->ops->set_key ? c->ops->set_key(ctx, key, key_len) : HWC_ERR_UNSUPPORTED;
-        if (rc) {
-            ctx->cipher = old_cipher;
-            ctx->impl = old_impl;
-            ctx->ghash = old_ghash;
-            ctx->encrypt = old_encrypt;
-            ctx->keyed = old_keyed;
-            ctx->started = old_started;
+        int rc = init_key(ctx, c, encrypt, key, key_len);
+        if (rc)
             return rc;
-        }
-        ctx->keyed = 1;
-        ctx->started = 0;
     }
     ctx->encrypt = encrypt;
     if (c->flags & HWC_CIPHER_WRAP) {

@@ -25,6 +25,12 @@
  * Bulk data runs through k_ctr32 and the GHASH back end in chunks of
  * GCM_CHUNK_BLOCKS, which keeps the data in L1 between the two passes and
  * still gives wide kernels long runs.
+ *
+ * Short messages: GHASH is called lazily. The last block of AAD and the last
+ * block of data (full or partial) wait in aad_block / pending until
+ * something must follow them, so a message of one AAD block and one data
+ * block costs one GHASH call at final over AAD || C || lengths (adjacent in
+ * the state) instead of three calls with a reduction each.
  */
 #include "internal.h"
 
@@ -46,19 +52,29 @@ enum gcm_phase {
     GCM_DONE      /* final (or mac_final) done */
 };
 
+typedef size_t (*gcm_fused_fn)(const hwc_ks *, const struct hwc_ghash_key *, uint8_t *, uint8_t *, uint8_t *,
+                               const uint8_t *, size_t);
+
 typedef struct gcm_state {
     hwc_ghash_key hkey;                 /* back end's form of H = E(K, 0^128) */
     alignas(16) uint8_t j0[16];         /* pre-counter block */
     alignas(16) uint8_t ctr[16];        /* counter of the next keystream block */
     alignas(16) uint8_t hash[16];       /* running GHASH */
-    alignas(16) uint8_t pending[16];    /* partial block not yet hashed (AAD, then ciphertext) */
     alignas(16) uint8_t keystream[16];  /* keystream of the current partial data block */
     alignas(16) uint8_t tag[16];        /* encryption: tag after final; decryption: expected tag */
+    /* aad_block, pending, lengths: adjacent, so one GHASH call takes them. */
+    alignas(16) uint8_t aad_block[16];  /* AAD phase: last AAD bytes not yet hashed (1..16);
+                                           data phase: that block zero-padded, if aad_deferred */
+    alignas(16) uint8_t pending[16];    /* data phase: ciphertext not yet hashed (1..16 bytes) */
+    alignas(16) uint8_t lengths[16];    /* [len(A)]64 || [len(C)]64, built at final */
     uint64_t aad_len;                   /* bytes so far */
     uint64_t msg_len;
-    size_t pending_len;                 /* in the data phase, also the keystream position */
+    size_t pending_len;                 /* bytes in aad_block (AAD phase) or pending (data phase);
+                                           in the data phase also the keystream position */
     size_t tag_len;
+    gcm_fused_fn fused_enc, fused_dec;  /* the back end's fused kernels, if usable with ghash (set_key) */
     int phase;
+    int aad_deferred;                   /* aad_block holds the last AAD block, not yet hashed */
     int have_tag;
     int keyed;
 } gcm_state;
@@ -73,17 +89,71 @@ static size_t gcm_default_tag_len(const hwc_cipher *cipher) {
     return (t >= GCM_TAG_MIN && t <= GCM_TAG_MAX) ? t : GCM_DEFAULT_TAG;
 }
 
-/* Forget everything about the current message; keep the key. The six
- * per-message blocks are adjacent (j0 .. tag): one wipe, not six calls. */
+_Static_assert(offsetof(gcm_state, pending) == offsetof(gcm_state, aad_block) + 16 &&
+                   offsetof(gcm_state, lengths) == offsetof(gcm_state, pending) + 16,
+               "gcm_state: aad_block, pending, lengths must be adjacent (one GHASH call)");
+_Static_assert(offsetof(gcm_state, lengths) + 16 - offsetof(gcm_state, j0) == 8 * 16,
+               "gcm_state: the per-message blocks j0 .. lengths must be adjacent (one wipe)");
+
+#if defined(__GNUC__) || defined(__clang__)
+#define HWC_ASSUME_ALIGNED16(p) __builtin_assume_aligned((p), 16)
+#else
+#define HWC_ASSUME_ALIGNED16(p) (p)
+#endif
+
+/* 16-byte moves on the state's 16-aligned blocks, a word at a time (the
+ * byte loops cost ~4 instructions a byte on rv64). */
+static inline void gcm_copy16(uint8_t *out, const uint8_t *in) {
+    uint64_t w[2];
+    memcpy(w, HWC_ASSUME_ALIGNED16(in), 16);
+    memcpy(HWC_ASSUME_ALIGNED16(out), w, 16);
+}
+static inline void gcm_xor16(uint8_t *out, const uint8_t *a, const uint8_t *b) {
+    uint64_t x[2], y[2];
+    memcpy(x, HWC_ASSUME_ALIGNED16(a), 16);
+    memcpy(y, HWC_ASSUME_ALIGNED16(b), 16);
+    x[0] ^= y[0];
+    x[1] ^= y[1];
+    memcpy(HWC_ASSUME_ALIGNED16(out), x, 16);
+}
+
+/* A 64-bit value as the big-endian word it has in memory. Shifts and masks:
+ * byte stores get merged by GCC into a ~45-instruction sequence on rv64
+ * without Zbb, this is ~15. */
+static inline uint64_t gcm_be64_word(uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = (v >> 32) | (v << 32);
+    v = ((v & UINT64_C(0x0000ffff0000ffff)) << 16) | ((v >> 16) & UINT64_C(0x0000ffff0000ffff));
+    v = ((v & UINT64_C(0x00ff00ff00ff00ff)) << 8) | ((v >> 8) & UINT64_C(0x00ff00ff00ff00ff));
+    return v;
+#else
+    uint8_t b[8];
+    hwc_store_be64(b, v);
+    memcpy(&v, b, 8);
+    return v;
+#endif
+}
+
+/* Forget everything about the current message; keep the key. The
+ * per-message blocks are adjacent (j0 .. lengths): one wipe, not eight calls. */
 static void gcm_reset_message(gcm_state *st) {
-    _Static_assert(offsetof(gcm_state, tag) - offsetof(gcm_state, j0) == 5 * 16,
-                   "gcm_state: j0, ctr, hash, pending, keystream, tag must be adjacent");
-    hwc_wipe(st->j0, offsetof(gcm_state, tag) + sizeof st->tag - offsetof(gcm_state, j0));
+    hwc_wipe(st->j0, offsetof(gcm_state, lengths) + sizeof st->lengths - offsetof(gcm_state, j0));
     st->aad_len = 0;
     st->msg_len = 0;
     st->pending_len = 0;
+    st->aad_deferred = 0;
     st->have_tag = 0;
     st->phase = GCM_IDLE;
+}
+
+/* The fused kernel is only valid with the GHASH key layout it was written
+ * for: its back end's paired GHASH. Decided once per key, not per update. */
+static gcm_fused_fn gcm_fused_kernel(const hwc_ctx *ctx, int encrypt) {
+    const hwc_block_impl *im = ctx->impl;
+    gcm_fused_fn fn = encrypt ? im->gcm_enc : im->gcm_dec;
+    if (!fn || !im->ghash_name || !ctx->ghash || strcmp(ctx->ghash->name, im->ghash_name) != 0)
+        return NULL;
+    return fn;
 }
 
 static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
@@ -99,6 +169,8 @@ static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     hwc_wipe(h, sizeof h);
     gcm_reset_message(st);
     st->tag_len = gcm_default_tag_len(ctx->cipher);
+    st->fused_enc = gcm_fused_kernel(ctx, 1);
+    st->fused_dec = gcm_fused_kernel(ctx, 0);
     st->keyed = 1;
     return HWC_OK;
 }
@@ -110,38 +182,71 @@ static int gcm_check_iv(const hwc_cipher *cipher, size_t iv_len) {
     return HWC_OK;
 }
 
-/* GHASH `len` bytes of a stream whose partial block is st->pending. */
-static void gcm_hash_stream(const hwc_ctx *ctx, gcm_state *st, const uint8_t *in, size_t len) {
+/* GHASH `len` bytes of a stream whose unhashed tail (st->pending_len bytes)
+ * is in `tail`. The last 1..16 bytes always stay in `tail`: they are hashed
+ * when more input comes, or with what follows them (gcm_close_hash). */
+static void gcm_hash_stream(const hwc_ctx *ctx, gcm_state *st, uint8_t tail[16], const uint8_t *in, size_t len) {
     if (len == 0)
         return; /* `in` may be NULL */
     if (st->pending_len != 0) {
         size_t take = HWC_BLOCK - st->pending_len;
         if (take > len)
             take = len;
-        memcpy(st->pending + st->pending_len, in, take);
+        memcpy(tail + st->pending_len, in, take);
         st->pending_len += take;
         in += take;
         len -= take;
-        if (st->pending_len < HWC_BLOCK)
+        if (len == 0)
             return;
-        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
+        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, tail, 1);
         st->pending_len = 0;
     }
-    size_t nblocks = len / HWC_BLOCK;
+    size_t nblocks = (len - 1) / HWC_BLOCK;
     hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, in, nblocks);
     in += nblocks * HWC_BLOCK;
     len -= nblocks * HWC_BLOCK;
-    memcpy(st->pending, in, len);
+    memcpy(tail, in, len);
     st->pending_len = len;
 }
 
-/* Zero-pad and hash the partial block, if any (end of AAD or of data). */
-static void gcm_flush_pending(const hwc_ctx *ctx, gcm_state *st) {
+/* Zero-pad the unhashed tail (if any) and hash it. */
+static void gcm_flush_tail(const hwc_ctx *ctx, gcm_state *st, uint8_t tail[16]) {
     if (st->pending_len == 0)
         return;
-    memset(st->pending + st->pending_len, 0, HWC_BLOCK - st->pending_len);
-    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
+    memset(tail + st->pending_len, 0, HWC_BLOCK - st->pending_len);
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, tail, 1);
     st->pending_len = 0;
+}
+
+/* End of AAD: its last block, zero-padded, waits in aad_block (aad_deferred)
+ * to be hashed together with the first data block or the lengths. */
+static void gcm_end_aad(gcm_state *st) {
+    if (st->pending_len != 0) {
+        memset(st->aad_block + st->pending_len, 0, HWC_BLOCK - st->pending_len);
+        st->aad_deferred = 1;
+    }
+    st->pending_len = 0;
+    st->phase = GCM_DATA;
+}
+
+static const alignas(16) uint8_t gcm_zero_block[16] = {0};
+
+/* J0 = GHASH(IV || 0-pad || [0]64 || [len(IV)]64) for IVs other than 96
+ * bits; not inlined, so the 96-bit path of gcm_start saves no registers
+ * for it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void gcm_j0_from_iv(const hwc_ctx *ctx, gcm_state *st, const uint8_t *iv, size_t iv_len) {
+    alignas(16) uint8_t len_block[16] = {0};
+    gcm_hash_stream(ctx, st, st->aad_block, iv, iv_len);
+    gcm_flush_tail(ctx, st, st->aad_block);
+    hwc_store_be64(len_block + 8, (uint64_t)iv_len * 8);
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, len_block, 1);
+    gcm_copy16(st->j0, st->hash);
+    gcm_copy16(st->hash, gcm_zero_block);
+    gcm_copy16(st->ctr, st->j0);
+    hwc_ctr32_inc(st->ctr);
 }
 
 static int gcm_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
@@ -151,23 +256,28 @@ static int gcm_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
         return rc;
     if (!st->keyed)
         return HWC_ERR_STATE;
-    gcm_reset_message(st);
+    /* A message left unfinished still has keystream and data in the state
+     * (final wipes them); otherwise every field the message reads is
+     * written below or before it is read (tag: by final or set_tag). */
+    if (st->phase == GCM_AAD || st->phase == GCM_DATA)
+        gcm_reset_message(st);
+    gcm_copy16(st->hash, gcm_zero_block);
+    st->aad_len = 0;
+    st->msg_len = 0;
+    st->pending_len = 0;
+    st->aad_deferred = 0;
+    st->have_tag = 0;
     st->tag_len = gcm_default_tag_len(ctx->cipher);
 
     if (iv_len == GCM_FAST_IV_LEN) {
+        /* J0 = IV || 1, the first counter IV || 2 (constant stores). */
         memcpy(st->j0, iv, GCM_FAST_IV_LEN);
-        st->j0[15] = 1;
+        hwc_store_be32(st->j0 + 12, 1);
+        gcm_copy16(st->ctr, st->j0);
+        hwc_store_be32(st->ctr + 12, 2);
     } else {
-        alignas(16) uint8_t len_block[16] = {0};
-        gcm_hash_stream(ctx, st, iv, iv_len);
-        gcm_flush_pending(ctx, st);
-        hwc_store_be64(len_block + 8, (uint64_t)iv_len * 8);
-        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, len_block, 1);
-        memcpy(st->j0, st->hash, 16);
-        memset(st->hash, 0, sizeof st->hash);
+        gcm_j0_from_iv(ctx, st, iv, iv_len);
     }
-    memcpy(st->ctr, st->j0, 16);
-    hwc_ctr32_inc(st->ctr);
     st->phase = GCM_AAD;
     return HWC_OK;
 }
@@ -179,7 +289,14 @@ static int gcm_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     if ((uint64_t)aad_len > GCM_MAX_AAD_BYTES - st->aad_len)
         return HWC_ERR_DATA_LEN;
     st->aad_len += aad_len;
-    gcm_hash_stream(ctx, st, aad, aad_len);
+    if (st->pending_len == 0 && aad_len <= HWC_BLOCK) {
+        /* All of it waits (a TLS header, an AAD block): no GHASH yet. */
+        if (aad_len)
+            memcpy(st->aad_block, aad, aad_len);
+        st->pending_len = aad_len;
+        return HWC_OK;
+    }
+    gcm_hash_stream(ctx, st, st->aad_block, aad, aad_len);
     return HWC_OK;
 }
 
@@ -195,18 +312,19 @@ static void gcm_crypt_partial(gcm_state *st, int encrypt, uint8_t *out, const ui
     }
 }
 
-typedef size_t (*gcm_fused_fn)(const hwc_ks *, const struct hwc_ghash_key *, uint8_t *, uint8_t *, uint8_t *,
-                               const uint8_t *, size_t);
-
-/* The fused kernel is only valid with the GHASH key layout it was written
- * for: its back end's paired GHASH. */
-static gcm_fused_fn gcm_fused_kernel(const hwc_ctx *ctx) {
-    const hwc_block_impl *im = ctx->impl;
-    gcm_fused_fn fn = ctx->encrypt ? im->gcm_enc : im->gcm_dec;
-    if (!fn || !im->ghash_name || !ctx->ghash || strcmp(ctx->ghash->name, im->ghash_name) != 0)
-        return NULL;
-    return fn;
+/* One whole block that ends the update, pending empty: CTR on the caller's
+ * buffers, the ciphertext kept unhashed (copied from `in` before CTR
+ * overwrites it when decrypting in place). */
+static inline void gcm_crypt_last_block(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in) {
+    if (!ctx->encrypt)
+        memcpy(st->pending, in, HWC_BLOCK);
+    k_ctr32(ctx->impl, &ctx->ks[0], st->ctr, out, in, 1);
+    if (ctx->encrypt)
+        memcpy(st->pending, out, HWC_BLOCK);
+    st->pending_len = HWC_BLOCK;
 }
+
+static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len);
 
 static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
     gcm_state *st = gcm_get(ctx);
@@ -214,17 +332,41 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
         return HWC_ERR_STATE;
     if ((uint64_t)in_len > GCM_MAX_MSG_BYTES - st->msg_len)
         return HWC_ERR_DATA_LEN;
-    if (st->phase == GCM_AAD) {
-        gcm_flush_pending(ctx, st);
-        st->phase = GCM_DATA;
-    }
+    if (st->phase == GCM_AAD)
+        gcm_end_aad(st);
     st->msg_len += in_len;
     *out_len = in_len;
+    /* The short-message case without the general path's register saves. */
+    if (in_len == HWC_BLOCK && st->pending_len == 0) {
+        gcm_crypt_last_block(ctx, st, out, in);
+        return HWC_OK;
+    }
+    return gcm_update_any(ctx, st, out, in, in_len);
+}
 
+/* gcm_update after its checks: any pending state, any length. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len) {
     const hwc_block_impl *im = ctx->impl;
     const hwc_ks *ks = &ctx->ks[0];
     int encrypt = ctx->encrypt;
     size_t done = 0;
+
+    /* What waits unhashed goes first, unless this call only adds to the
+     * pending block (then it may still be hashed together with the rest). */
+    if (st->pending_len == HWC_BLOCK) {
+        /* A full ciphertext block, after the AAD block if that waits too:
+         * adjacent in the state, one call. */
+        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->aad_deferred ? st->aad_block : st->pending,
+                         st->aad_deferred ? 2 : 1);
+        st->aad_deferred = 0;
+        st->pending_len = 0;
+    } else if (st->aad_deferred && st->pending_len + in_len > HWC_BLOCK) {
+        hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->aad_block, 1);
+        st->aad_deferred = 0;
+    }
 
     if (st->pending_len != 0) {
         size_t take = HWC_BLOCK - st->pending_len;
@@ -232,16 +374,19 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
             take = in_len;
         gcm_crypt_partial(st, encrypt, out, in, take);
         done = take;
-        if (st->pending_len == HWC_BLOCK) {
+        if (st->pending_len == HWC_BLOCK && done < in_len) {
             hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->pending, 1);
             st->pending_len = 0;
         }
     }
 
+    /* A last block of exactly 16 bytes is left to the deferred path below. */
     size_t nblocks = (in_len - done) / HWC_BLOCK;
+    if (in_len - done == HWC_BLOCK)
+        nblocks = 0;
     /* A back end's fused kernel (CTR stitched with GHASH) takes what it can
      * when its own GHASH wrote the key; the loop below does the rest. */
-    gcm_fused_fn fused = gcm_fused_kernel(ctx);
+    gcm_fused_fn fused = encrypt ? st->fused_enc : st->fused_dec;
     if (fused && nblocks) {
         size_t n = fused(ks, &st->hkey, st->ctr, st->hash, out + done, in + done, nblocks);
         done += n * HWC_BLOCK;
@@ -262,7 +407,9 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
         nblocks -= n;
     }
 
-    if (done < in_len) {
+    if (in_len - done == HWC_BLOCK) {
+        gcm_crypt_last_block(ctx, st, out + done, in + done);
+    } else if (done < in_len) {
         /* Start a partial block: its keystream is CTR over a zero block. */
         memset(st->keystream, 0, sizeof st->keystream);
         k_ctr32(im, ks, st->ctr, st->keystream, st->keystream, 1);
@@ -271,15 +418,32 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
     return HWC_OK;
 }
 
-/* The full 16-byte tag of the message so far; closes the GHASH. */
+/* The full 16-byte tag of the message so far (16-aligned); closes the
+ * GHASH: what still waits (AAD block, data block) and the lengths block in
+ * one call. */
 static void gcm_compute_tag(const hwc_ctx *ctx, gcm_state *st, uint8_t full_tag[16]) {
-    alignas(16) uint8_t len_block[16];
-    gcm_flush_pending(ctx, st);
-    hwc_store_be64(len_block, st->aad_len * 8);
-    hwc_store_be64(len_block + 8, st->msg_len * 8);
-    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, len_block, 1);
+    if (st->phase == GCM_AAD)
+        gcm_end_aad(st); /* no data (GMAC, or GCM with empty plaintext) */
+    if (st->aad_deferred && st->pending_len == 0) {
+        gcm_copy16(st->pending, st->aad_block); /* next to the lengths */
+        st->pending_len = HWC_BLOCK;
+        st->aad_deferred = 0;
+    }
+    uint8_t *first = st->lengths;
+    size_t nblocks = 1;
+    if (st->pending_len != 0) {
+        if (st->pending_len < HWC_BLOCK)
+            memset(st->pending + st->pending_len, 0, HWC_BLOCK - st->pending_len);
+        first = st->aad_deferred ? st->aad_block : st->pending;
+        nblocks = st->aad_deferred ? 3 : 2;
+    }
+    uint64_t len_words[2] = {gcm_be64_word(st->aad_len * 8), gcm_be64_word(st->msg_len * 8)};
+    memcpy(HWC_ASSUME_ALIGNED16(st->lengths), len_words, 16);
+    hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, first, nblocks);
+    st->aad_deferred = 0;
+    st->pending_len = 0;
     k_ecb_enc(ctx->impl, &ctx->ks[0], full_tag, st->j0, 1);
-    hwc_xor(full_tag, full_tag, st->hash, 16);
+    gcm_xor16(full_tag, full_tag, st->hash);
 }
 
 static int gcm_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
@@ -292,18 +456,20 @@ static int gcm_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     if (out_len != NULL)
         *out_len = 0;
 
-    alignas(16) uint8_t full_tag[16];
-    gcm_compute_tag(ctx, st, full_tag);
     int rc = HWC_OK;
     if (ctx->encrypt) {
-        memcpy(st->tag, full_tag, 16);
+        gcm_compute_tag(ctx, st, st->tag);
         st->have_tag = 1;
-    } else if (hwc_ct_memcmp(full_tag, st->tag, st->tag_len) != 0) {
-        rc = HWC_ERR_AUTH;
+    } else {
+        alignas(16) uint8_t full_tag[16];
+        gcm_compute_tag(ctx, st, full_tag);
+        if (hwc_ct_memcmp(full_tag, st->tag, st->tag_len) != 0)
+            rc = HWC_ERR_AUTH;
+        hwc_wipe(full_tag, sizeof full_tag);
     }
-    hwc_wipe(full_tag, sizeof full_tag);
+    /* The keystream, and the AAD and ciphertext blocks (adjacent). */
     hwc_wipe(st->keystream, sizeof st->keystream);
-    hwc_wipe(st->pending, sizeof st->pending);
+    hwc_wipe(st->aad_block, 2 * HWC_BLOCK);
     st->phase = GCM_DONE;
     return rc;
 }
@@ -350,7 +516,7 @@ static int gmac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
     gcm_compute_tag(ctx, st, full_tag);
     memcpy(tag, full_tag, tag_len);
     hwc_wipe(full_tag, sizeof full_tag);
-    hwc_wipe(st->pending, sizeof st->pending);
+    hwc_wipe(st->aad_block, 2 * HWC_BLOCK);
     st->phase = GCM_DONE;
     return HWC_OK;
 }
