@@ -414,6 +414,9 @@ static inline uint64_t hwc_value_barrier_u64(uint64_t v) {
 #endif
     return v;
 }
+/* len > max for a size_t length against a 64-bit limit: a function, so that
+ * where size_t is 32 bits the always-false comparison draws no warning. */
+static inline int hwc_len_over(uint64_t len, uint64_t max) { return len > max; }
 /* Add 1 to a 16-byte big-endian counter (mod 2^128). */
 static inline void hwc_ctr128_inc(uint8_t ctr[16]) {
     unsigned carry = 1;

@@ -177,7 +177,7 @@ static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
 
 static int gcm_check_iv(const hwc_cipher *cipher, size_t iv_len) {
     (void)cipher;
-    if (iv_len == 0 || (uint64_t)iv_len > GCM_MAX_IV_BYTES)
+    if (iv_len == 0 || hwc_len_over(iv_len, GCM_MAX_IV_BYTES))
         return HWC_ERR_IV_LEN;
     return HWC_OK;
 }

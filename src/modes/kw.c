@@ -100,7 +100,7 @@ static int kw_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out,
 
     if (!ctx->keyed)
         return HWC_ERR_STATE;
-    if (in_len % 8 != 0 || in_len < 16 || in_len > SIZE_MAX - 8 || (uint64_t)in_len / 8 > KW_MAX_SEMIBLOCKS)
+    if (in_len % 8 != 0 || in_len < 16 || in_len > SIZE_MAX - 8 || hwc_len_over(in_len / 8, KW_MAX_SEMIBLOCKS))
         return HWC_ERR_DATA_LEN;
     if (out_cap < in_len + 8)
         return HWC_ERR_BUFFER;
@@ -146,7 +146,7 @@ static int kwp_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out
     if (!ctx->keyed)
         return HWC_ERR_STATE;
     /* The second bound keeps padded_len + 8 from overflowing a 32-bit size_t. */
-    if (in_len == 0 || (uint64_t)in_len > KWP_MAX_LEN || in_len > SIZE_MAX - 15)
+    if (in_len == 0 || hwc_len_over(in_len, KWP_MAX_LEN) || in_len > SIZE_MAX - 15)
         return HWC_ERR_DATA_LEN;
     padded_len = (in_len + 7) & ~(size_t)7;
     if (out_cap < padded_len + 8)
