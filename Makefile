@@ -10,6 +10,8 @@ CMAKE_FLAGS ?=
 ifneq ($(CI),)
 CMAKE_FLAGS += -DHWC_WERROR=ON
 endif
+# The cross and sanitizer scripts read it from the environment.
+export CMAKE_FLAGS
 SPEED_CIPHERS ?= aes-128-gcm aes-128-ctr aes-128-cbc aes-256-xts aes-128-ocb aes-128-ccm sm4-ctr sm4-gcm
 SPEED_SECONDS ?= 1
 
