@@ -54,6 +54,24 @@ static void collect_impl(const char *impl, void *arg) {
         impls[f][nimpls[f]++] = impl;
 }
 
+/* HWC_TEST_STRIDE=N (N > 1) thins the message-length list for slow runs
+ * such as valgrind's (docs/TESTING.md): the edge lengths below are always
+ * kept, and every Nth of the others; every cipher, mode and back end still
+ * runs.  Unset or 1: every length. */
+static size_t test_stride(void) {
+    const char *s = getenv("HWC_TEST_STRIDE");
+    unsigned long v = s ? strtoul(s, NULL, 10) : 1;
+    return v > 1 ? (size_t)v : 1;
+}
+static int edge_length(size_t n) {
+    return n <= 1 || n == 15 || n == 16 || n == 17 || n == 33 || n == 257 || n == MAXLEN;
+}
+/* The same thinning for the other sweeps (nonce lengths, wrap lengths):
+ * the first and last entries and the standard 12-byte nonce always stay. */
+static int sweep_keeps(size_t i, size_t count, size_t value) {
+    return i == 0 || i + 1 == count || value == 12 || edge_length(value) || i % test_stride() == 0;
+}
+
 /* Message lengths: 0..64 in full, block boundaries up to 4096, a few random. */
 static size_t lens[160];
 static size_t nlens;
@@ -61,13 +79,21 @@ static void build_lengths(void) {
     static const size_t extra[] = {79, 80, 81, 95, 96, 97, 111, 112, 113, 127, 128, 129, 143, 144, 145,
                                    255, 256, 257, 271, 272, 273, 511, 512, 513, 1023, 1024, 1025,
                                    2047, 2048, 2049, 4079, 4080, 4081, 4095, 4096};
-    nlens = 0;
+    size_t all[160], nall = 0, stride = test_stride();
     for (size_t i = 0; i <= 64; i++)
-        lens[nlens++] = i;
+        all[nall++] = i;
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
-        lens[nlens++] = extra[i];
+        all[nall++] = extra[i];
     for (int i = 0; i < 8; i++)
-        lens[nlens++] = 65 + (size_t)(test_rand() % (MAXLEN - 65));
+        all[nall++] = 65 + (size_t)(test_rand() % (MAXLEN - 65));
+    nlens = 0;
+    for (size_t i = 0, other = 0; i < nall; i++)
+        if (edge_length(all[i]) || other++ % stride == 0)
+            lens[nlens++] = all[i];
+    if (stride > 1)
+        printf("test_diff_openssl: HWC_TEST_STRIDE=%zu: %zu of %zu message lengths (0, 1, 15, 16, 17, 33, 257, "
+               "%d and every %zuth other)\n",
+               stride, nlens, nall, MAXLEN, stride);
 }
 
 /* A request, run the same way through hwcrypt and through OpenSSL. */
@@ -1090,6 +1116,8 @@ static void diff_aead(const oracle *o, const hwc_cipher *c, const char *impl) {
     static const size_t short_lens[] = {0, 1, 15, 16, 17, 64, 100};
     for (size_t v = 0; v < niv; v++)
         for (size_t j = 0; j < sizeof short_lens / sizeof short_lens[0]; j++) {
+            if (!sweep_keeps(v, niv, ivs[v]))
+                break;
             rand_req(&r, c, impl, short_lens[j], ivs[v], (j % 3) * 13, deftag);
             r.oneshot = (int)(j & 1);
             compare(o, &r, 0);
@@ -1142,6 +1170,8 @@ static void diff_mac(const oracle *o, const hwc_cipher *c, const char *impl) {
     }
     if (m == HWC_MODE_GMAC)
         for (size_t v = 1; v <= 40; v++) {
+            if (!sweep_keeps(v - 1, 40, v))
+                continue;
             rand_req(&r, c, impl, v * 3, v, 0, 16);
             compare(o, &r, 0);
         }
@@ -1167,6 +1197,8 @@ static void diff_wrap(const oracle *o, const hwc_cipher *c, const char *impl) {
         ls[n++] = 4096;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!sweep_keeps(i, n, ls[i]))
+            continue;
         rand_req(&r, c, impl, ls[i], 0, 0, 0);
         compare(o, &r, 0);
         /* One-shot API (automatic back end) too. */
