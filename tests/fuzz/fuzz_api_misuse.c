@@ -25,16 +25,6 @@
 #define MAX_OPS 48
 #define MAX_LEN 2048
 
-typedef struct prog {
-    const uint8_t *p;
-    size_t n, pos;
-} prog;
-
-static unsigned p_u8(prog *r) { return r->pos < r->n ? r->p[r->pos++] : 0; }
-static unsigned p_u16(prog *r) {
-    unsigned lo = p_u8(r);
-    return lo | p_u8(r) << 8;
-}
 
 static uint8_t pattern[MAX_LEN + 64];
 static fz_case dummy; /* for FZ_CHECK's report */
@@ -229,31 +219,31 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
     res->rc = rc;
 }
 
-static void draw(prog *r, op *o, hwc_ctx *ctx) {
+static void draw(reader *r, op *o, hwc_ctx *ctx) {
     memset(o, 0, sizeof *o);
-    o->code = p_u8(r) % N_OPS;
-    unsigned a = p_u8(r);
+    o->code = rd_u8(r) % N_OPS;
+    unsigned a = rd_u8(r);
     o->null_ptr = (a & 0x80) != 0 && (a & 0x40) != 0; /* rare */
     o->variant = (int)(a & 3);
     o->enc = (a & 4) ? HWC_ENCRYPT : HWC_DECRYPT;
     if ((a & 0x38) == 0x38)
         o->enc = 2; /* neither */
     const hwc_cipher *cur = ctx->cipher;
-    unsigned cs = p_u8(r);
+    unsigned cs = rd_u8(r);
     o->cipher = cs == 0xff ? NULL : hwc_cipher_at(cs % hwc_cipher_count());
     const hwc_cipher *c = o->cipher ? o->cipher : cur;
-    unsigned ks = p_u8(r), is = p_u8(r), ts = p_u8(r);
+    unsigned ks = rd_u8(r), is = rd_u8(r), ts = rd_u8(r);
     o->key_len = c && ks < 0xc0 ? hwc_cipher_key_len(c) : (ks & 0x3f);
     o->iv_len = c && is < 0x80 ? hwc_cipher_iv_len(c) : (is & 0x7f);
     o->tag_len = c && ts < 0x80 && hwc_cipher_tag_len(c) ? hwc_cipher_tag_len(c) : (ts & 0x1f);
-    o->len = p_u16(r) % MAX_LEN;
-    o->len2 = p_u16(r) % MAX_LEN;
+    o->len = rd_u16(r) % MAX_LEN;
+    o->len2 = rd_u16(r) % MAX_LEN;
     if (o->code == 1)
         o->len = o->len % 3; /* padding on/off, and 2 */
     if (o->code == 8)
-        o->len = p_u16(r) % (8 * MAX_LEN);
+        o->len = rd_u16(r) % (8 * MAX_LEN);
     if (o->code == 3) {
-        unsigned big = p_u8(r);
+        unsigned big = rd_u8(r);
         o->l1 = big & 1 ? (uint64_t)-1 - o->len2 : o->len2;
         o->l2 = big & 2 ? (uint64_t)1 << (40 + (big >> 4)) : o->len;
     }
@@ -268,7 +258,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (size_t i = 0; i < sizeof pattern; i++)
             pattern[i] = (uint8_t)(i * 0x9d + 0x31);
     dummy.c = hwc_cipher_at(0);
-    prog r = {data, size, 0};
+    reader r = {data, size, 0};
     hwc_ctx *ctx[2] = {hwc_ctx_new(), hwc_ctx_new()};
     FZ_CHECK(&dummy, ctx[0] && ctx[1], "hwc_ctx_new");
     FZ_CHECK(&dummy, hwc_ctx_set_impl(ctx[0], "ct") == HWC_OK, "force ct");

@@ -8,16 +8,6 @@
 
 /* ------------------------------------------------------------ input */
 
-typedef struct reader {
-    const uint8_t *p;
-    size_t n, pos;
-} reader;
-
-static unsigned rd_u8(reader *r) { return r->pos < r->n ? r->p[r->pos++] : 0; }
-static unsigned rd_u16(reader *r) {
-    unsigned lo = rd_u8(r);
-    return lo | rd_u8(r) << 8;
-}
 /* Bytes past the end of the input get a pattern rather than zeros: an
  * all-zero key or block is a special case we do not want to hit by default. */
 static void rd_fill(reader *r, uint8_t *dst, size_t len, unsigned salt) {

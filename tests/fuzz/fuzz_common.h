@@ -30,6 +30,18 @@
 
 #include "hwcrypt/hwcrypt.h"
 
+/* The fuzz input read a byte at a time; past its end every byte is 0. */
+typedef struct reader {
+    const uint8_t *p;
+    size_t n, pos;
+} reader;
+
+static inline unsigned rd_u8(reader *r) { return r->pos < r->n ? r->p[r->pos++] : 0; }
+static inline unsigned rd_u16(reader *r) {
+    unsigned lo = rd_u8(r);
+    return lo | rd_u8(r) << 8;
+}
+
 #define FZ_MAX_DATA 4096
 #define FZ_MAX_DATA_CFB1 64   /* data_len is taken modulo these + 1 for the */
 #define FZ_MAX_DATA_CFB8 512  /* serial modes (one block call per bit / byte) */
