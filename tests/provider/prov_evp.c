@@ -25,21 +25,9 @@
 #include <openssl/provider.h>
 
 #include "hwcrypt/hwcrypt.h"
+#include "prov_check.h"
 
-static unsigned long checks, failures;
 static OSSL_LIB_CTX *libctx;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        checks++;                                          \
-        if (!(cond)) {                                     \
-            failures++;                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-            ERR_print_errors_fp(stdout);                   \
-        }                                                  \
-    } while (0)
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint64_t rnd(void) {
@@ -762,11 +750,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     int iters = argc > 2 ? atoi(argv[2]) : 3;
-    /* Under valgrind (check-valgrind runs every test program so) one round
-     * of every case is enough. */
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload && strstr(preload, "vgpreload") && iters > 1) {
-        printf("under valgrind: 1 iteration instead of %d\n", iters);
+    /* Under valgrind (check-valgrind sets HWC_TEST_STRIDE) one round of
+     * every case is enough. */
+    if (prov_slow_run() && iters > 1) {
+        printf("slow run (HWC_TEST_STRIDE): 1 iteration instead of %d\n", iters);
         iters = 1;
     }
     const char *seed = getenv("HWC_TEST_SEED");

@@ -31,21 +31,10 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include "prov_check.h"
+
 #define CHUNK 16384
 #define TIME_LIMIT 100 /* seconds for the whole program */
-
-static int failures, checks;
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-            ERR_print_errors_fp(stdout);                \
-        }                                               \
-    } while (0)
 
 static EVP_PKEY *pkey;
 static X509 *cert;
@@ -224,11 +213,10 @@ int main(int argc, char **argv) {
     signal(SIGALRM, on_alarm);
     signal(SIGPIPE, SIG_IGN);
     alarm(TIME_LIMIT);
-    /* Under valgrind (check-valgrind runs every test program so), AES runs
+    /* Under valgrind (check-valgrind sets HWC_TEST_STRIDE), AES runs
      * emulated: 1 MiB per suite keeps it in minutes. */
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload && strstr(preload, "vgpreload") && mib > 1) {
-        printf("under valgrind: 1 MiB per suite instead of %zu\n", mib);
+    if (prov_slow_run() && mib > 1) {
+        printf("slow run (HWC_TEST_STRIDE): 1 MiB per suite instead of %zu\n", mib);
         mib = 1;
         alarm(6 * TIME_LIMIT);
     }
@@ -292,6 +280,6 @@ int main(int argc, char **argv) {
     OSSL_PROVIDER_unload(hw);
     OSSL_PROVIDER_unload(def);
     OSSL_LIB_CTX_free(libctx);
-    printf("%d checks, %d failed\n", checks, failures);
+    printf("%lu checks, %lu failed\n", checks, failures);
     return failures ? 1 : 0;
 }
