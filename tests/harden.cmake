@@ -55,6 +55,13 @@ endif()
 if(TARGET test_guard_pages AND CMAKE_CROSSCOMPILING)
   target_compile_definitions(test_guard_pages PRIVATE HWC_GUARD_DEFAULT_STEP=5)
 endif()
+# Kernel contracts below the API (tests/test_kernels.c): skips when
+# HWC_TEST_IMPL names no block back end (a GHASH-only run).
+if(TARGET test_kernels)
+  add_test(NAME test_kernels COMMAND test_kernels)
+  set_tests_properties(test_kernels PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  set(HWC_TEST_test_kernels_REGISTERED ON)
+endif()
 if(TARGET test_threads)
   add_test(NAME test_threads COMMAND test_threads)
   set_tests_properties(test_threads PROPERTIES SKIP_RETURN_CODE 77)
