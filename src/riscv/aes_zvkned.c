@@ -77,6 +77,37 @@ static void aes_zvkned_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, i
     const zv_b k11 = (NR) > 10 ? zv_load_key(rk_ + 44) : k10, k12 = (NR) > 10 ? zv_load_key(rk_ + 48) : k10, \
                k13 = (NR) > 12 ? zv_load_key(rk_ + 52) : k10, k14 = (NR) > 12 ? zv_load_key(rk_ + 56) : k10
 
+/* The same for the LMUL=8 kernels, which leave room for exactly two groups
+ * of blocks (v16..v31) beside v0 and the keys: the keys are built as one
+ * register group per power of two (k0..k7 in v8..v15, k8..k11 in v4..v7,
+ * k12..k13 in v2..v3, the last in v1) and read as their registers, so
+ * clang's allocator does not scatter them over the groups the blocks
+ * need (it takes v8 upwards first). */
+#define AES_KEYS8(NR)                                                                                     \
+    const uint32_t *rk_ = ks->w32;                                                                        \
+    vuint32m8_t ka0_ = __riscv_vundefined_u32m8();                                                       \
+    vuint32m4_t kb0_ = __riscv_vundefined_u32m4();                                                       \
+    vuint32m2_t kc0_ = __riscv_vundefined_u32m2();                                                       \
+    for (int i_ = 0; i_ < 8; i_++)                                                                       \
+        ka0_ = zv_set8_key(ka0_, i_, zv_load_key(rk_ + 4 * i_));                                         \
+    for (int i_ = 0; i_ < 4 && 8 + i_ < (NR); i_++)                                                      \
+        kb0_ = zv_set4_key(kb0_, i_, zv_load_key(rk_ + 32 + 4 * i_));                                    \
+    for (int i_ = 0; i_ < 2 && 12 + i_ < (NR); i_++)                                                     \
+        kc0_ = zv_set2_key(kc0_, i_, zv_load_key(rk_ + 48 + 4 * i_));                                    \
+    ZV_PINNED(vuint32m8_t, ka_, "v8", ka0_);                                                             \
+    ZV_PINNED(vuint32m4_t, kb_, "v4", kb0_);                                                             \
+    ZV_PINNED(vuint32m2_t, kc_, "v2", kc0_);                                                             \
+    ZV_PINNED(vuint32m1_t, kd_, "v1", zv_load_key(rk_ + 4 * (NR)));                                      \
+    const zv_b k0 = __riscv_vget_v_u32m8_u32m1(ka_, 0), k1 = __riscv_vget_v_u32m8_u32m1(ka_, 1),         \
+               k2 = __riscv_vget_v_u32m8_u32m1(ka_, 2), k3 = __riscv_vget_v_u32m8_u32m1(ka_, 3),         \
+               k4 = __riscv_vget_v_u32m8_u32m1(ka_, 4), k5 = __riscv_vget_v_u32m8_u32m1(ka_, 5),         \
+               k6 = __riscv_vget_v_u32m8_u32m1(ka_, 6), k7 = __riscv_vget_v_u32m8_u32m1(ka_, 7),         \
+               k8 = __riscv_vget_v_u32m4_u32m1(kb_, 0), k9 = __riscv_vget_v_u32m4_u32m1(kb_, 1);         \
+    const zv_b k10 = (NR) == 10 ? kd_ : __riscv_vget_v_u32m4_u32m1(kb_, 2);                              \
+    const zv_b k11 = (NR) == 10 ? kd_ : __riscv_vget_v_u32m4_u32m1(kb_, 3);                              \
+    const zv_b k12 = (NR) == 14 ? __riscv_vget_v_u32m2_u32m1(kc_, 0) : kd_;                              \
+    const zv_b k13 = (NR) == 14 ? __riscv_vget_v_u32m2_u32m1(kc_, 1) : kd_, k14 = kd_
+
 /* vaesz: round 0 (AddRoundKey); vaesem: middle rounds; vaesef: last. The
  * .vs forms apply one round key to every block of the group. */
 #define AES_ENC(NR, s, vl, T)                                                                  \
@@ -144,6 +175,14 @@ static const hwc_block_impl aes_zvkned_impl;
 #define ZV_ENC_B(s) AES_ENC(ZV_NR, s, 4, u32m1)
 #define ZV_ENC_W8(s, vl) AES_ENC(ZV_NR, s, vl, u32m8)
 #define ZV_DEC_W8(s, vl) AES_DEC(ZV_NR, s, vl, u32m8)
+#define ZV_KEYS_ENC8 AES_KEYS8(ZV_NR)
+#define ZV_KEYS_DEC8 AES_KEYS8(ZV_NR)
+#define ZV_W8_IN_PLACE 1
+#define ZV_ENC_W8_NATIVE(s, vl)                                                                \
+    do {                                                                                       \
+        s = __riscv_vrev8_v_u32m8(s, vl);                                                      \
+        ZV_ENC_W8(s, vl);                                                                      \
+    } while (0)
 
 #define ZV_NR 10
 #define ZV_FN(name) aes128_##name

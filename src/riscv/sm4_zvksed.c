@@ -36,12 +36,33 @@ static void sm4_zvksed_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, i
                k6 = zv_load_key(rk_ + 24), k7 = zv_load_key(rk_ + 28);                               \
     const size_t rev_vl_ = __riscv_vsetvlmax_e32m4();                                                 \
     const vuint32m4_t rev_w = __riscv_vxor_vx_u32m4(__riscv_vid_v_u32m4(rev_vl_), 3, rev_vl_);        \
-    const vuint32m1_t rev_b = __riscv_vlmul_trunc_v_u32m4_u32m1(rev_w);                                \
-    const vuint32m8_t rev_w8 = __riscv_vxor_vx_u32m8(__riscv_vid_v_u32m8(2 * rev_vl_), 3, 2 * rev_vl_)
+    const vuint32m1_t rev_b = __riscv_vlmul_trunc_v_u32m4_u32m1(rev_w)
+
+/* The LMUL=8 kernels' keys (see AES_KEYS8 in aes_zvkned.c): the eight
+ * round-key groups in v8..v15, the 16-bit reversal index in v4..v7. */
+#define SM4_KEYS8(OFF)                                                                                \
+    const uint32_t *rk_ = ks->w32 + (OFF);                                                            \
+    vuint32m8_t ka0_ = __riscv_vundefined_u32m8();                                                   \
+    for (int i_ = 0; i_ < 8; i_++)                                                                   \
+        ka0_ = zv_set8_key(ka0_, i_, zv_load_key(rk_ + 4 * i_));                                     \
+    ZV_PINNED(vuint32m8_t, ka_, "v8", ka0_);                                                         \
+    ZV_PINNED(vuint16m4_t, rev_h8, "v4",                                                             \
+              __riscv_vxor_vx_u16m4(__riscv_vid_v_u16m4(__riscv_vsetvlmax_e16m4()), 3,               \
+                                    __riscv_vsetvlmax_e16m4()));                                     \
+    const zv_b k0 = __riscv_vget_v_u32m8_u32m1(ka_, 0), k1 = __riscv_vget_v_u32m8_u32m1(ka_, 1),     \
+               k2 = __riscv_vget_v_u32m8_u32m1(ka_, 2), k3 = __riscv_vget_v_u32m8_u32m1(ka_, 3),     \
+               k4 = __riscv_vget_v_u32m8_u32m1(ka_, 4), k5 = __riscv_vget_v_u32m8_u32m1(ka_, 5),     \
+               k6 = __riscv_vget_v_u32m8_u32m1(ka_, 6), k7 = __riscv_vget_v_u32m8_u32m1(ka_, 7)
 
 #define SM4_CRYPT(s, vl, T, IDX)                                 \
     do {                                                         \
         s = __riscv_vrev8_v_##T(s, vl);                          \
+        SM4_ROUNDS(s, vl, T);                                    \
+        s = __riscv_vrgather_vv_##T(s, IDX, vl);                 \
+        s = __riscv_vrev8_v_##T(s, vl);                          \
+    } while (0)
+#define SM4_ROUNDS(s, vl, T)                                     \
+    do {                                                         \
         s = __riscv_vsm4r_vs_u32m1_##T(s, k0, vl);               \
         s = __riscv_vsm4r_vs_u32m1_##T(s, k1, vl);               \
         s = __riscv_vsm4r_vs_u32m1_##T(s, k2, vl);               \
@@ -50,20 +71,40 @@ static void sm4_zvksed_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, i
         s = __riscv_vsm4r_vs_u32m1_##T(s, k5, vl);               \
         s = __riscv_vsm4r_vs_u32m1_##T(s, k6, vl);               \
         s = __riscv_vsm4r_vs_u32m1_##T(s, k7, vl);               \
-        s = __riscv_vrgather_vv_##T(s, IDX, vl);                 \
-        s = __riscv_vrev8_v_##T(s, vl);                          \
+    } while (0)
+/* LMUL=8 (the parallel modes): the word reversal takes 16-bit indices
+ * (vrgatherei16, rev_h8: four registers, not eight, so two groups of
+ * blocks still fit). Its destination is a second group, so no load may be
+ * scheduled above it (ZV_PIN). _NATIVE: the input is in native words
+ * already (CTR counters), which is what the leading vrev8 would make:
+ * skip it. */
+#define SM4_CRYPT8_NATIVE(s, vl)                                 \
+    do {                                                         \
+        SM4_ROUNDS(s, vl, u32m8);                                \
+        s = __riscv_vrgatherei16_vv_u32m8(s, rev_h8, vl);        \
+        ZV_PIN(s);                                               \
+        s = __riscv_vrev8_v_u32m8(s, vl);                        \
+    } while (0)
+#define SM4_CRYPT8(s, vl)                                        \
+    do {                                                         \
+        s = __riscv_vrev8_v_u32m8(s, vl);                        \
+        SM4_CRYPT8_NATIVE(s, vl);                                \
     } while (0)
 
 static const hwc_block_impl sm4_zvksed_impl;
 #define ZV_IMPL (&sm4_zvksed_impl)
 #define ZV_FN(name) sm4v_##name
-#define ZV_KEYS_ENC SM4_KEYS(0); (void)rev_b; (void)rev_w; (void)rev_w8
-#define ZV_KEYS_DEC SM4_KEYS(SM4_DEC_WORD); (void)rev_b; (void)rev_w; (void)rev_w8
+#define ZV_KEYS_ENC SM4_KEYS(0); (void)rev_b; (void)rev_w
+#define ZV_KEYS_DEC SM4_KEYS(SM4_DEC_WORD); (void)rev_b; (void)rev_w
 #define ZV_ENC_W(s, vl) SM4_CRYPT(s, vl, u32m4, rev_w)
 #define ZV_DEC_W(s, vl) SM4_CRYPT(s, vl, u32m4, rev_w)
 #define ZV_ENC_B(s) SM4_CRYPT(s, 4, u32m1, rev_b)
-#define ZV_ENC_W8(s, vl) SM4_CRYPT(s, vl, u32m8, rev_w8)
-#define ZV_DEC_W8(s, vl) SM4_CRYPT(s, vl, u32m8, rev_w8)
+#define ZV_ENC_W8(s, vl) SM4_CRYPT8(s, vl)
+#define ZV_DEC_W8(s, vl) SM4_CRYPT8(s, vl)
+#define ZV_ENC_W8_NATIVE(s, vl) SM4_CRYPT8_NATIVE(s, vl)
+#define ZV_KEYS_ENC8 SM4_KEYS8(0)
+#define ZV_KEYS_DEC8 SM4_KEYS8(SM4_DEC_WORD)
+#define ZV_W8_IN_PLACE 0
 #include "riscv/zv_modes.h"
 
 static const hwc_block_impl sm4_zvksed_impl = {
