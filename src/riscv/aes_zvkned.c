@@ -183,6 +183,50 @@ static const hwc_block_impl aes_zvkned_impl;
         s = __riscv_vrev8_v_u32m8(s, vl);                                                      \
         ZV_ENC_W8(s, vl);                                                                      \
     } while (0)
+/* CBC-MAC chain form (zv_chain.h): data enter as X = P ^ k0 ^ kNr and the
+ * chain state is the block before its last round, so one vaesef.vv keyed
+ * with X_i ends block i-1 and begins block i; then the middle rounds.
+ * ENTER inverts the last round (vaesdf with a zero key) to start the chain. */
+#define AES_KEY_(n) k##n
+#define AES_KEY(n) AES_KEY_(n)
+#define AES_MAC_MID(NR, s)                                                                     \
+    do {                                                                                       \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k1, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k2, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k3, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k4, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k5, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k6, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k7, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k8, 4);                                           \
+        s = __riscv_vaesem_vs_u32m1_u32m1(s, k9, 4);                                           \
+        if ((NR) > 10) {                                                                       \
+            s = __riscv_vaesem_vs_u32m1_u32m1(s, k10, 4);                                      \
+            s = __riscv_vaesem_vs_u32m1_u32m1(s, k11, 4);                                      \
+        }                                                                                      \
+        if ((NR) > 12) {                                                                       \
+            s = __riscv_vaesem_vs_u32m1_u32m1(s, k12, 4);                                      \
+            s = __riscv_vaesem_vs_u32m1_u32m1(s, k13, 4);                                      \
+        }                                                                                      \
+    } while (0)
+#define ZV_MAC_KEYS const zv_b kmac_ = __riscv_vxor_vv_u32m1(k0, AES_KEY(ZV_NR), 4); (void)k14
+#define ZV_MAC_PREP(x, vl, T) (x = __riscv_vaesz_vs_u32m1_##T(x, kmac_, vl))
+#define ZV_MAC_ENTER(m)                                                                        \
+    __riscv_vaesdf_vs_u32m1_u32m1(__riscv_vxor_vv_u32m1(m, AES_KEY(ZV_NR), 4), __riscv_vmv_v_x_u32m1(0, 4), 4)
+#define ZV_MAC_STEP(t, x)                                                                      \
+    do {                                                                                       \
+        t = __riscv_vaesef_vv_u32m1(t, x, 4);                                                  \
+        AES_MAC_MID(ZV_NR, t);                                                                 \
+    } while (0)
+#define ZV_MAC_LEAVE(t) __riscv_vaesef_vs_u32m1_u32m1(t, AES_KEY(ZV_NR), 4)
+/* d = E(s), s kept (CFB's output is the next input): round 0 as a
+ * three-operand vxor instead of the destructive vaesz, so no copy. */
+#define ZV_ENC_B_FROM(d, s)                                                                    \
+    do {                                                                                       \
+        d = __riscv_vxor_vv_u32m1(s, k0, 4);                                                   \
+        AES_MAC_MID(ZV_NR, d);                                                                 \
+        d = __riscv_vaesef_vs_u32m1_u32m1(d, AES_KEY(ZV_NR), 4);                               \
+    } while (0)
 
 #define ZV_NR 10
 #define ZV_FN(name) aes128_##name
@@ -257,6 +301,15 @@ static size_t aes_zvkned_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint
     AES_BY_ROUNDS_RET(gcm_dec(ks, hk, ctr, st, out, in, n));
 }
 
+static void aes_zvkned_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                               size_t n) {
+    AES_BY_ROUNDS(ccm_enc(ks, ctr, mac, out, in, n));
+}
+static void aes_zvkned_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                               size_t n) {
+    AES_BY_ROUNDS(ccm_dec(ks, ctr, mac, out, in, n));
+}
+
 static const hwc_block_impl aes_zvkned_impl = {
     .name = "zvkned",
     .family = HWC_FAMILY_AES,
@@ -282,6 +335,8 @@ static const hwc_block_impl aes_zvkned_impl = {
     .ocb_dec = aes_zvkned_ocb_dec,
     .gcm_enc = aes_zvkned_gcm_enc,
     .gcm_dec = aes_zvkned_gcm_dec,
+    .ccm_enc = aes_zvkned_ccm_enc,
+    .ccm_dec = aes_zvkned_ccm_dec,
 };
 
 const hwc_block_impl *hwc_aes_zvkned_get(void) {
