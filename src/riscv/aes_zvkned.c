@@ -227,6 +227,41 @@ static const hwc_block_impl aes_zvkned_impl;
         AES_MAC_MID(ZV_NR, d);                                                                 \
         d = __riscv_vaesef_vs_u32m1_u32m1(d, AES_KEY(ZV_NR), 4);                               \
     } while (0)
+/* Fused GCM (zv_gcm.h): the counter blocks are vrev8 of the native-word
+ * counters. AES-128's 11 round keys leave five register groups free:
+ * counters, keystream, data, GHASH accumulator and H^G all stay in
+ * registers; AES-192/256 reload H^G per group. */
+#define ZV_GCM_KEYS ZV_KEYS_ENC
+#define ZV_GCM_CTR_W(k, c, vl)                                                                 \
+    do {                                                                                       \
+        k = __riscv_vrev8_v_u32m4(c, vl);                                                      \
+        ZV_ENC_W(k, vl);                                                                       \
+    } while (0)
+#define ZV_GCM_HG_IN_REG (ZV_NR == 10)
+/* AES-128 also runs pairs of groups at LMUL=8: its 11 round keys fit
+ * beside v0 and two LMUL=8 groups. They are made in v8..v15 (k0..k7) and
+ * v1..v3 (k8; k9..k10) by an empty asm on each register group: without
+ * that hint clang's allocator spills some of them in the decryption loop. */
+#define ZV_GCM_W8 (ZV_NR == 10)
+#define AES_GCM_PIN(T, name, reg, init)    \
+    register T name __asm__(reg) = (init); \
+    __asm__ volatile("" : "+vr"(name))
+#define ZV_GCM_KEYS8                                                                                     \
+    const uint32_t *rk_ = ks->w32;                                                                       \
+    AES_GCM_PIN(vuint32m8_t, kg8_, "v8",                                                                 \
+                __riscv_vcreate_v_u32m1_u32m8(zv_load_key(rk_), zv_load_key(rk_ + 4), zv_load_key(rk_ + 8), \
+                                              zv_load_key(rk_ + 12), zv_load_key(rk_ + 16),             \
+                                              zv_load_key(rk_ + 20), zv_load_key(rk_ + 24),             \
+                                              zv_load_key(rk_ + 28)));                                  \
+    AES_GCM_PIN(vuint32m1_t, kg1_, "v1", zv_load_key(rk_ + 32));                                         \
+    AES_GCM_PIN(vuint32m2_t, kg2_, "v2",                                                                 \
+                __riscv_vcreate_v_u32m1_u32m2(zv_load_key(rk_ + 36), zv_load_key(rk_ + 40)));           \
+    const zv_b k0 = __riscv_vget_v_u32m8_u32m1(kg8_, 0), k1 = __riscv_vget_v_u32m8_u32m1(kg8_, 1),      \
+               k2 = __riscv_vget_v_u32m8_u32m1(kg8_, 2), k3 = __riscv_vget_v_u32m8_u32m1(kg8_, 3),      \
+               k4 = __riscv_vget_v_u32m8_u32m1(kg8_, 4), k5 = __riscv_vget_v_u32m8_u32m1(kg8_, 5),      \
+               k6 = __riscv_vget_v_u32m8_u32m1(kg8_, 6), k7 = __riscv_vget_v_u32m8_u32m1(kg8_, 7),      \
+               k8 = kg1_, k9 = __riscv_vget_v_u32m2_u32m1(kg2_, 0), k10 = __riscv_vget_v_u32m2_u32m1(kg2_, 1); \
+    const zv_b k11 = k10, k12 = k10, k13 = k10, k14 = k10
 
 #define ZV_NR 10
 #define ZV_FN(name) aes128_##name
