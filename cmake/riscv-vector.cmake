@@ -15,6 +15,7 @@ set(HWC_RVV_CC "" CACHE STRING "clang used for the vector crypto back ends (empt
 
 # march extensions per file (V and Zvkb everywhere).
 set(HWC_RVV_EXT_aes_zvkned zvkned_zvkb_zvkg)
+set(HWC_RVV_EXT_ghash_zvbc zvbc_zvkb)
 set(HWC_RVV_EXT_ghash_zvkg zvkg_zvkb)
 set(HWC_RVV_EXT_sm4_zvksed zvksed_zvkb_zvkg)
 
@@ -40,8 +41,10 @@ if(HWC_RVV_CC_PATH)
     "vuint32m4_t p(vuint32m4_t s, vuint32m1_t k, size_t vl) {\n"
     "  s = __riscv_vaesem_vs_u32m1_u32m4(s, k, vl);\n"
     "  s = __riscv_vsm4r_vs_u32m1_u32m4(s, k, vl);\n"
-    "  return __riscv_vghsh_vv_u32m4(__riscv_vrev8_v_u32m4(s, vl), s, s, vl);\n}\n")
-  execute_process(COMMAND ${HWC_RVV_CC_PATH} ${HWC_RVV_FLAGS} -march=rv64gcv_zvkned_zvksed_zvkg_zvkb
+    "  return __riscv_vghsh_vv_u32m4(__riscv_vrev8_v_u32m4(s, vl), s, s, vl);\n}\n"
+    "vuint64m4_t c(vuint64m4_t a, size_t vl);\n"
+    "vuint64m4_t c(vuint64m4_t a, size_t vl) { return __riscv_vclmulh_vv_u64m4(a, a, vl); }\n")
+  execute_process(COMMAND ${HWC_RVV_CC_PATH} ${HWC_RVV_FLAGS} -march=rv64gcv_zvkned_zvksed_zvkg_zvkb_zvbc
                           -c ${probe} -o ${PROJECT_BINARY_DIR}/rvv-probe.o
                   RESULT_VARIABLE probe_rc OUTPUT_QUIET ERROR_VARIABLE probe_err)
   if(probe_rc EQUAL 0)
@@ -51,9 +54,9 @@ endif()
 
 if(NOT HWC_RVV_OK)
   if(HWC_RVV_CC_PATH)
-    message(STATUS "hwcrypt: ${HWC_RVV_CC_PATH} cannot compile Zvk* intrinsics: RISC-V vector crypto back ends left out")
+    message(STATUS "hwcrypt: ${HWC_RVV_CC_PATH} cannot compile Zvk*/Zvbc intrinsics: RISC-V vector crypto back ends left out")
   else()
-    message(STATUS "hwcrypt: no clang (clang-19) found: RISC-V vector crypto back ends (zvkned, zvksed, zvkg) left out")
+    message(STATUS "hwcrypt: no clang (clang-19) found: RISC-V vector crypto back ends (zvkned, zvksed, zvkg, zvbc) left out")
   endif()
   return()
 endif()

@@ -54,6 +54,7 @@ static const ghash_getter ghash_getters[] = {
 #endif
 #if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
     hwc_ghash_zvkg_get,
+    hwc_ghash_zvbc_get, /* Zvbc without Zvkg */
 #endif
 #if defined(__riscv) && __riscv_xlen == 64
     hwc_ghash_clmul64_get,

@@ -28,6 +28,9 @@ const hwc_block_impl *hwc_aes_zvkned_get(void);
 const hwc_block_impl *hwc_sm4_zvksed_get(void);
 /* GHASH with Zvkg: vghsh over groups of blocks (ghash_zvkg.c). */
 const hwc_ghash_impl *hwc_ghash_zvkg_get(void);
+/* GHASH with Zvbc + Zvkb for cores without Zvkg: vclmul over groups of
+ * blocks (ghash_zvbc.c). */
+const hwc_ghash_impl *hwc_ghash_zvbc_get(void);
 #endif
 
 #if defined(__riscv) && __riscv_xlen == 32
