@@ -136,6 +136,19 @@ int hwc_find_block_impl(hwc_family family, const char *name, const hwc_block_imp
     return HWC_ERR_UNKNOWN;
 }
 
+int hwc_find_ghash_impl(const char *name, const hwc_ghash_impl **out, const char **why) {
+    for (size_t i = 0; i < N_ELEMS(ghash_getters); i++) {
+        const hwc_ghash_impl *impl = ghash_getters[i]();
+        if (!impl || strcmp(impl->name, name) != 0)
+            continue;
+        if (!hwc_ghash_impl_usable(impl, why))
+            return HWC_ERR_UNAVAILABLE;
+        *out = impl;
+        return HWC_OK;
+    }
+    return HWC_ERR_UNKNOWN;
+}
+
 const hwc_ghash_impl *hwc_select_ghash_impl(void) {
     for (size_t i = 0; i < N_ELEMS(ghash_getters); i++) {
         const hwc_ghash_impl *impl = ghash_getters[i]();
