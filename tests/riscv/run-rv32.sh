@@ -135,6 +135,12 @@ echo "$models" | while IFS='|' read -r name cpu expect impls misalign; do
         (export HWC_TEST_IMPL="$impl"; run_ctest "$name" "suite on $impl" -E "$script_tests|^test_ct_|^rv32_|^test_guard_pages$")
       done ;;
   esac
+  # The selected GHASH back end on its own against ct (test_kernels: every
+  # count and input offset, POLYVAL too), not only through GCM.
+  ghash=${expect##*ghash=}
+  case $ghash in
+    clmul*) (export HWC_TEST_IMPL="$ghash"; run_ctest "$name" "GHASH kernel $ghash vs ct" -R '^test_kernels$') ;;
+  esac
   if [ "$misalign" != "-" ]; then
     run_ctest "$name" "misalignment, ${misalign_impls:-every back end}" -V -R '^rv32_misalign$'
     sed -n -e 's/^[0-9]*: *\(misaligned: [0-9]*\)$/      \1 (inside libhwcrypt)/p' \
