@@ -8,8 +8,8 @@
 #   -B BUILD   build directory (default build-rvv)
 #   -j JOBS    ctest parallelism (default: number of CPUs)
 #   -m MODELS  only these models (names below)
-#   -f         the whole suite at every VLEN (default: whole at 128; at 256
-#              and 512 without the four largest vector files, below)
+#   -f         the whole suite at every VLEN (default: whole at 128; at 256,
+#              512 and 1024 without the four largest vector files, below)
 #   -q QEMU    qemu-riscv64 10.x to use (default: scripts/get-qemu10, which
 #              fetches bookworm-backports' static qemu-user into a cache)
 #   -p QEMU    a plugin-capable QEMU 10 (bench/build-qemu10-plugins): also run
@@ -24,7 +24,7 @@
 # back ends they select against ct on random inputs.
 #
 # Time: the whole suite per back end takes about a minute under QEMU here.
-# At VLEN 256 and 512 the default leaves out the NIST GCM files, the AES
+# At VLEN 256, 512 and 1024 the default leaves out the NIST GCM files, the AES
 # Monte Carlo test and the KW/KWP files: they run the same kernels (ECB,
 # CTR32 + GHASH, CBC) that the known-answer vectors, the property tests
 # (all lengths, splits and offsets), short AEAD messages and the random
@@ -58,6 +58,7 @@ models="
 vlen128|rv64,v=true,vlen=128,$zvk|aes=zvkned sm4=zvksed ghash=zvkg|zvkned zvksed|all
 vlen256|rv64,v=true,vlen=256,$zvk|aes=zvkned sm4=zvksed ghash=zvkg|zvkned zvksed|quick
 vlen512|rv64,v=true,vlen=512,$zvk|aes=zvkned sm4=zvksed ghash=zvkg|zvkned zvksed|quick
+vlen1024|rv64,v=true,vlen=1024,$zvk|aes=zvkned sm4=zvksed ghash=zvkg|zvkned zvksed|quick
 zvkned-only|rv64,v=true,vlen=128,zvkned=true,zvkb=true|aes=zvkned sm4=ct ghash=clmul64|zvkned|quick
 zvbc|rv64,v=true,vlen=128,zvkned=true,zvbc=true,zvkb=true|aes=zvkned sm4=ct ghash=zvbc|zvkned|ghash
 v-scalar|rv64,v=true,vlen=256,zkne=true,zknd=true,zksed=true|aes=zkn64 sm4=zksed64 ghash=clmul64|-|-
