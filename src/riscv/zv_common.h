@@ -233,16 +233,6 @@ ZV_INLINE zv_w zv_splat_block(zv_b blk, size_t vl) {
     return __riscv_vrgather_vv_u32m4(__riscv_vlmul_ext_v_u32m1_u32m4(blk), idx, vl);
 }
 
-/* The last block of a wide register (vl elements), as one block. */
-ZV_INLINE zv_b zv_last_block(zv_w v, size_t vl) {
-    return __riscv_vlmul_trunc_v_u32m4_u32m1(__riscv_vslidedown_vx_u32m4(v, vl - 4, vl));
-}
-
-/* {first, v[0 .. vl-4)}: each block's predecessor (CBC/CFB decryption). */
-ZV_INLINE zv_w zv_shift_in_block(zv_w v, zv_b first, size_t vl) {
-    return __riscv_vslideup_vx_u32m4(__riscv_vlmul_ext_v_u32m1_u32m4(first), v, 4, vl);
-}
-
 /*
  * CTR counters: every counter block of a group, each word byte-swapped to
  * native order, so the big-endian low word (element 3 of each group) counts
@@ -262,16 +252,6 @@ ZV_INLINE zv_w zv_ctr_init(const uint8_t ctr[16], vbool8_t lane3, size_t vl) {
     zv_w ctrv = __riscv_vrev8_v_u32m4(zv_splat_block(zv_load_b(ctr), vl), vl);
     vuint32m4_t block = __riscv_vsrl_vx_u32m4(__riscv_vid_v_u32m4(vl), 2, vl);
     return __riscv_vadd_vv_u32m4_mu(lane3, ctrv, ctrv, block, vl);
-}
-
-/* XTS: T * alpha in GF(2^128), IEEE 1619 little-endian order, constant time. */
-static inline void zv_xts_double(uint8_t t[16]) {
-    uint64_t lo = hwc_load_le64(t), hi = hwc_load_le64(t + 8);
-    uint64_t carry = hi >> 63;
-    hi = (hi << 1) | (lo >> 63);
-    lo = (lo << 1) ^ (0x87 & (0 - carry));
-    hwc_store_le64(t, lo);
-    hwc_store_le64(t + 8, hi);
 }
 
 /*
