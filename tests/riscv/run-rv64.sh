@@ -75,19 +75,7 @@ script_tests='_cli$'
 
 failures=$build/failed-models
 rm -f "$failures"
-run_ctest() { # model, what, then ctest arguments; the environment is inherited
-  model=$1 what=$2
-  shift 2
-  s0=$(date +%s)
-  if (cd "$build" && ctest -j "$jobs" --timeout 900 --output-on-failure "$@") >"$build/ctest.log" 2>&1; then
-    printf '   %-40s %4d s  %s\n' "$what" $(($(date +%s) - s0)) \
-      "$(grep -E 'tests passed|No tests were found' "$build/ctest.log" | tail -1)"
-  else
-    echo "$model" >>"$failures"
-    printf '   %-40s %4d s  FAILED\n' "$what" $(($(date +%s) - s0))
-    grep -E '\*\*\*|FAIL|Failed|failed' "$build/ctest.log" | head -40 | sed 's/^/    /'
-  fi
-}
+. "$root/tests/riscv/run-common.sh" # run_ctest, run_ghash_kernel, run_misalign
 
 echo "$models" | while IFS='|' read -r name cpu expect impls misalign; do
   [ -n "$name" ] || continue
@@ -109,16 +97,9 @@ echo "$models" | while IFS='|' read -r name cpu expect impls misalign; do
       (export HWC_TEST_IMPL="$impl"; run_ctest "$name" "suite on $impl" -E "$script_tests|^test_ct_|^rv64_")
     done
   fi
-  # The selected GHASH back end on its own against ct (test_kernels: every
-  # count and input offset, POLYVAL too), not only through GCM.
-  ghash=${expect##*ghash=}
-  case $ghash in
-    clmul*) (export HWC_TEST_IMPL="$ghash"; run_ctest "$name" "GHASH kernel $ghash vs ct" -R '^test_kernels$') ;;
-  esac
+  run_ghash_kernel "$name" "$expect" 'clmul*'
   if [ "$misalign" != "-" ]; then
-    run_ctest "$name" "misalignment, ${misalign_impls:-every back end}" -V -R '^rv64_misalign$'
-    sed -n -e 's/^[0-9]*: *\(misaligned: [0-9]*\)$/      \1 (inside libhwcrypt)/p' \
-      -e 's/^[0-9]*: \([0-9]* runs, [0-9]* failed\)$/      \1/p' "$build/ctest.log"
+    run_misalign "$name" "misalignment, ${misalign_impls:-every back end}" '^rv64_misalign$'
   fi
   echo "   model $name: $(($(date +%s) - m0)) s"
 done

@@ -115,21 +115,7 @@ ghash_re='^(vec_aead_gcm-enc$|vec_aead_other$|vec_misc_gmac$|test_)' # what hash
 
 failures=$build/failed-models
 rm -f "$failures"
-run_ctest() { # model, what, then ctest arguments; the environment is inherited
-  model=$1 what=$2
-  shift 2
-  s0=$(date +%s)
-  # An empty selection is an error, and skipped tests are named, not passed.
-  if (cd "$build" && ctest -j "$jobs" --timeout 900 --output-on-failure --no-tests=error "$@") >"$build/ctest.log" 2>&1; then
-    skipped=$(sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (Skipped)$/\1/p' "$build/ctest.log" | tr '\n' ' ')
-    printf '   %-40s %4d s  %s%s\n' "$what" $(($(date +%s) - s0)) \
-      "$(grep -E 'tests passed' "$build/ctest.log" | tail -1)" "${skipped:+; SKIP: $skipped}"
-  else
-    echo "$model" >>"$failures"
-    printf '   %-40s %4d s  FAILED\n' "$what" $(($(date +%s) - s0))
-    grep -E '\*\*\*|FAIL|Failed|failed' "$build/ctest.log" | head -40 | sed 's/^/    /'
-  fi
-}
+. "$root/tests/riscv/run-common.sh" # run_ctest, run_ghash_kernel, run_misalign
 
 unset HWCRYPT_CAPS # detection through riscv_hwprobe, as on a real kernel
 echo "$models" | while IFS='|' read -r name cpu expect impls suite; do
@@ -155,17 +141,10 @@ echo "$models" | while IFS='|' read -r name cpu expect impls suite; do
       (export HWC_TEST_IMPL="$impl"; run_ctest "$name" "$what on $impl" -R "$select" -E "$exclude")
     done
   fi
-  # A vector GHASH back end also on its own: GHASH and POLYVAL against ct
-  # at every count and alignment (test_kernels), not only through GCM.
-  ghash=${expect##*ghash=}
-  case $ghash in
-    zv*) (export HWC_TEST_IMPL="$ghash"; run_ctest "$name" "GHASH kernel $ghash vs ct" -R '^test_kernels$') ;;
-  esac
+  run_ghash_kernel "$name" "$expect" 'zv*'
   if [ -n "$qemu_plugins" ] && [ "$impls" != "-" ]; then
     cmake "$build" -DHWC_QEMU="$qemu_plugins" -DHWC_RV_MISALIGN_IMPLS="$impls" >/dev/null
-    run_ctest "$name" "misalignment, $impls" -V -R '^rv64_misalign$'
-    sed -n -e 's/^[0-9]*: *\(misaligned: [0-9]*\)$/      \1 (inside libhwcrypt)/p' \
-      -e 's/^[0-9]*: \(back ends and ciphers checked: [0-9]*\)$/      \1/p' "$build/ctest.log"
+    run_misalign "$name" "misalignment, $impls" '^rv64_misalign$'
     cmake "$build" -DHWC_QEMU="$qemu" >/dev/null
   fi
   echo "   model $name: $(($(date +%s) - m0)) s"
