@@ -396,22 +396,6 @@ static void hwc_aes_ofb_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, co
 
 /* ------------------------------------------------------------------ CTR */
 
-/* The counter as a native big-endian value: hi = bytes 0..7, lo = 8..15. */
-typedef struct ctr_value {
-    uint64_t hi, lo;
-} ctr_value;
-
-/* Add n to the counter: the whole 128 bits, or only the last 32 (GCM). */
-RV_INLINE void ctr_advance(ctr_value *c, uint32_t n, int wide) {
-    if (wide) {
-        uint64_t lo = c->lo + n;
-        c->hi += lo < n;
-        c->lo = lo;
-    } else {
-        c->lo = (c->lo & ~(uint64_t)0xFFFFFFFF) | (uint32_t)(c->lo + n);
-    }
-}
-
 /* Keystream XOR in runs that end where the counter's last byte wraps;
  * inside a run the next counter block adds 2^24 to t3. Round key 0 is
  * added to the three constant words once per run. (Two blocks per

@@ -247,4 +247,6 @@ RV_INLINE unsigned rv32_ntz64(uint64_t i) {
     return n;
 }
 
+#include "rv_ctr.h" /* ctr_value, ctr_advance */
+
 #endif /* HWC_RISCV32_INTERNAL_H */

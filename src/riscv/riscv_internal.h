@@ -278,4 +278,6 @@ RV_INLINE void rv_store_chain(uint8_t *p, uint64_t w0, uint64_t w1) {
         }                                                                                          \
     } while (0)
 
+#include "rv_ctr.h" /* ctr_value, ctr_advance */
+
 #endif /* HWC_RISCV_INTERNAL_H */
