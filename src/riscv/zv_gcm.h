@@ -6,7 +6,7 @@
  *   ZV_GCM_KEYS              declarations: the round keys (and whatever
  *                            ZV_GCM_CTR_W needs), once per call
  *   ZV_GCM_CTR_W(k, c, vl)   k = the keystream of the counters c (zv_w of
- *                            native-order words, see zv_gcm_ctr_init), c kept
+ *                            native-order words, see zv_ctr_init), c kept
  *   ZV_GCM_HG_IN_REG         1 if H^G may stay in a register for the whole
  *                            loop, 0 if the registers are too few with the
  *                            round keys live (it is then reloaded, one vle32
@@ -21,22 +21,6 @@
 
 #ifndef HWC_ZV_GCM_ONCE /* helpers: once for all instances */
 #define HWC_ZV_GCM_ONCE
-/* The counters as in zv_common.h's CTR helpers (native-order words, lane 3
- * of each block counting with a masked vadd), kept here so that the fused
- * kernels do not change with the CTR kernels' helpers. Block b of the
- * group holds the counter + first + b. */
-ZV_INLINE vbool8_t zv_gcm_lane3_mask(size_t vl) {
-    vuint32m4_t lane = __riscv_vand_vx_u32m4(__riscv_vid_v_u32m4(vl), 3, vl);
-    return __riscv_vmseq_vx_u32m4_b8(lane, 3, vl);
-}
-ZV_INLINE zv_w zv_gcm_ctr_init(const uint8_t ctr[16], vbool8_t lane3, size_t vl) {
-    zv_w ctrv = __riscv_vrev8_v_u32m4(zv_splat_block(zv_load_b(ctr), vl), vl);
-    vuint32m4_t block = __riscv_vsrl_vx_u32m4(__riscv_vid_v_u32m4(vl), 2, vl);
-    return __riscv_vadd_vv_u32m4_mu(lane3, ctrv, ctrv, block, vl);
-}
-ZV_INLINE zv_w zv_gcm_ctr_advance(zv_w ctrv, vbool8_t lane3, size_t nblocks, size_t vl) {
-    return __riscv_vadd_vx_u32m4_mu(lane3, ctrv, ctrv, (uint32_t)nblocks, vl);
-}
 /* vl elements of an aligned stack buffer set to zero for good (key-derived
  * H^G, GHASH state): the asm makes the stores observable, and unlike a
  * call to hwc_wipe it leaves the vector registers alone. */
@@ -44,10 +28,7 @@ ZV_INLINE void zv_gcm_wipe(uint32_t *p, size_t vl) {
     __riscv_vse32_v_u32m4(p, __riscv_vmv_v_x_u32m4(0, vl), vl);
     __asm__ volatile("" : : "r"(p) : "memory");
 }
-ZV_INLINE vbool4_t zv_gcm_lane3_mask8(size_t vl) {
-    vuint32m8_t lane = __riscv_vand_vx_u32m8(__riscv_vid_v_u32m8(vl), 3, vl);
-    return __riscv_vmseq_vx_u32m8_b4(lane, 3, vl);
-}
+/* zv_ctr_init8 (zv_common.h) with the blocks counting from counter + first. */
 ZV_INLINE vuint32m8_t zv_gcm_ctr_init8(const uint8_t ctr[16], size_t first, vbool4_t lane3, size_t vl) {
     vuint32m8_t idx = __riscv_vand_vx_u32m8(__riscv_vid_v_u32m8(vl), 3, vl);
     vuint32m8_t c = __riscv_vrgather_vv_u32m8(__riscv_vlmul_ext_v_u32m1_u32m8(zv_load_b(ctr)), idx, vl);
@@ -79,7 +60,7 @@ ZV_INLINE vuint32m8_t zv_gcm_ctr_init8(const uint8_t ctr[16], size_t first, vboo
         k_ = __riscv_vxor_vv_u32m4(k_, x_, vl);                              \
         zv_st_w(a32, out, k_, vl);                                           \
         acc = __riscv_vghsh_vv_u32m4(acc, hv, encrypt ? k_ : x_, vl);        \
-        ctrv = zv_gcm_ctr_advance(ctrv, lane3, gmax, vl);                    \
+        ctrv = zv_ctr_advance(ctrv, lane3, gmax, vl);                    \
     } while (0)
 
 #if ZV_GCM_W8
@@ -131,8 +112,8 @@ ZV_INLINE size_t ZV_FN(gcm_crypt)(const hwc_ks *ks, const hwc_ghash_key *hk, uin
     ZV_GCM_KEYS;
 #endif
     const size_t gmax = zv_max_blocks(), vlmax = 4 * gmax;
-    const vbool8_t lane3 = zv_gcm_lane3_mask(vlmax);
-    zv_w ctrv = zv_gcm_ctr_init(ctr, lane3, vlmax);
+    const vbool8_t lane3 = zv_lane3_mask(vlmax);
+    zv_w ctrv = zv_ctr_init(ctr, lane3, vlmax);
     zv_b y = zv_load_b(ghash_state);
 
     const size_t head = nblocks % gmax;
@@ -154,12 +135,12 @@ ZV_INLINE size_t ZV_FN(gcm_crypt)(const hwc_ks *ks, const hwc_ghash_key *hk, uin
         const zv_w hg = zv_splat_block(zv_load_key(zv_ghash_powers(hk, gmax)), vlmax);
         /* past the head (maybe none): last before the loop, so the loop
          * enters with the vtype of its own masked vadd (no vsetvli in it) */
-        ctrv = zv_gcm_ctr_advance(ctrv, lane3, head, vlmax);
+        ctrv = zv_ctr_advance(ctrv, lane3, head, vlmax);
 #if ZV_GCM_W8
         if (groups >= 2 && __riscv_vsetvlmax_e32m4() == vlmax) {
             const size_t vl8 = 2 * vlmax;
             alignas(16) uint32_t ctr_buf[4 * 64];
-            const vbool4_t lane3_8 = zv_gcm_lane3_mask8(vl8);
+            const vbool4_t lane3_8 = zv_lane3_mask8(vl8);
             __riscv_vse32_v_u32m8(ctr_buf, zv_gcm_ctr_init8(ctr, head, lane3_8, vl8), vl8);
             __riscv_vse32_v_u32m4(hg_buf, hg, vlmax);
             __riscv_vse32_v_u32m4(acc_buf, acc, vlmax);
