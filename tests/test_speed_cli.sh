@@ -1,6 +1,6 @@
 #!/bin/sh
 # Smoke test of `hwcrypt speed`: the OpenSSL-compatible text and -mr formats,
-# csv/json, -compare, -openssl, the option errors.  Runs in well under 30 s:
+# csv/json, -compare, -openssl, -gcrypt/-peers, the option errors.  Runs in well under 30 s:
 # every measurement uses -seconds 0.1 (or less) and few sizes.
 #
 # usage: tests/test_speed_cli.sh path/to/hwcrypt
@@ -162,6 +162,30 @@ else
     else
         check "-openssl aes-128-gcm-siv: row" row_ok AES-128-GCM-SIV@openssl 1
     fi
+fi
+
+# ------------------------------------------------------- -gcrypt, -peers
+# libgcrypt is opened at run time; -aead -decrypt makes it open messages
+# hwcrypt sealed, so a measured row also shows the two agree (a refused tag
+# leaves the size unmeasured: 0.00 and a message).
+run -evp aes-128-gcm -gcrypt -aead -decrypt -bytes 1024 -seconds 0.05
+if has_err 'no @gcrypt rows'; then
+    echo "SKIP -gcrypt rows: $(cat "$T/err")"
+    check "-gcrypt without libgcrypt: reason given, hwcrypt row still measured" row_ok AES-128-GCM 1
+else
+    check "-gcrypt: exit 0" test "$rc" -eq 0
+    check "-gcrypt: NAME@gcrypt row, ratio over it" sh -c "grep -q '^AES-128-GCM@gcrypt .* 1\.00x\$' '$T/out'"
+    check "-gcrypt -aead -decrypt: libgcrypt opened hwcrypt's messages" \
+        sh -c "! grep -q '^AES-128-GCM@gcrypt  *0\.00' '$T/out' && ! grep -q '^speed: AES-128-GCM@gcrypt' '$T/err'"
+    check "-gcrypt: version line" has_out '^gcrypt: libgcrypt '
+    run -evp aes-128-ctr -peers -bytes 1024 -seconds 0.05
+    check "-peers: NAME@gcrypt row" row_ok AES-128-CTR@gcrypt 1
+    if ! has_err 'built without OpenSSL'; then
+        check "-peers: NAME@openssl row, ratios over OpenSSL" sh -c "grep -q '^AES-128-CTR@openssl .* 1\.00x\$' '$T/out'"
+    fi
+    run -evp aes-128-wrap -gcrypt -bytes 1024 -seconds 0.05
+    check "-gcrypt, a cipher not measured there: message, hwcrypt row still there" \
+        sh -c "test $rc -eq 0 && grep -q 'not measured against libgcrypt' '$T/err' && ! grep -q '@gcrypt' '$T/out'"
 fi
 
 # ------------------------------------------------------------------ errors

@@ -64,6 +64,7 @@ typedef void *pthread_t;
 #include <time.h>
 
 #include "cli.h"
+#include "peer_gcrypt.h"
 #include "hwcrypt/hwcrypt.h"
 
 #ifdef HWC_HAVE_OPENSSL
@@ -96,7 +97,7 @@ typedef struct opts {
     size_t sizes[MAX_SIZES];
     size_t nsizes;
     int bytes_set;
-    int decrypt, aead, mr, compare, openssl, elapsed;
+    int decrypt, aead, mr, compare, openssl, gcrypt, elapsed;
     int misalign, multi, slices;
     const char *impl;
     enum fmt format;
@@ -246,15 +247,15 @@ static enum kind kind_of(const hwc_cipher *c, int aead) {
     return K_STREAM;
 }
 
-enum rkind { R_HWC, R_OSSL };
+enum rkind { R_HWC, R_OSSL, R_GCRY };
 
 /* One measured row: a cipher on one back end (or OpenSSL). */
 typedef struct row {
-    char label[80];        /* "AES-128-GCM", "AES-128-GCM@aesni", "AES-128-GCM@openssl" */
+    char label[80];        /* "AES-128-GCM", "AES-128-GCM@aesni", "AES-128-GCM@openssl", "...@gcrypt" */
     const hwc_cipher *c;
     enum rkind rk;
     const char *impl;      /* back end forced (NULL: automatic) */
-    char impl_used[32];    /* what the context ran on ("openssl" for OpenSSL) */
+    char impl_used[32];    /* what the context ran on ("openssl", "gcrypt" for the peers) */
     char ghash_used[32];
     int baseline;          /* index of the row this one's ratio is over, -1: none */
     double rate[MAX_SIZES]; /* bytes per second; < 0: not measured */
@@ -300,7 +301,8 @@ typedef struct worker {
     OSSL_PARAM oparams[3];
     char omac_cipher[32];
 #endif
-    char oerr[160]; /* OpenSSL's last error message */
+    gc_peer *gpeer; /* libgcrypt row */
+    char oerr[160]; /* the peer's (OpenSSL's, libgcrypt's) last error message */
 } worker;
 
 static void bump_nonce(worker *w) {
@@ -679,7 +681,61 @@ static int o_precompute(worker *w) {
 }
 #endif /* HWC_HAVE_OPENSSL */
 
-/* --- common to both */
+/* --- libgcrypt (loaded at run time, peer_gcrypt.c) */
+
+static int g_err(worker *w) {
+    snprintf(w->oerr, sizeof w->oerr, "libgcrypt: %s", gc_error(w->gpeer));
+    return HWC_ERR_UNSUPPORTED;
+}
+
+static int g_stream(worker *w) {
+    int rc = gc_stream(w->gpeer, w->dst, w->src, w->len);
+    w->sink += w->dst[0];
+    return rc ? g_err(w) : 0;
+}
+
+static int g_xts(worker *w) {
+    int rc = gc_unit(w->gpeer, w->iv, w->dst, w->src, w->len);
+    w->sink += w->dst[0];
+    return rc ? g_err(w) : 0;
+}
+
+/* CCM (aad_len 0 without -aead) and whole AEAD messages. */
+static int g_aead(worker *w) {
+    if (w->enc)
+        bump_nonce(w);
+    int rc = gc_aead(w->gpeer, w->iv, w->aad, w->aad_len, w->dst, w->src, w->len, w->tag);
+    w->sink += w->dst[0] + w->tag[0];
+    return rc ? g_err(w) : 0;
+}
+
+static int g_mac(worker *w) {
+    if (w->iv_len)
+        bump_nonce(w);
+    int rc = gc_mac(w->gpeer, w->iv, w->src, w->len, w->tag);
+    w->sink += w->tag[0];
+    return rc ? g_err(w) : 0;
+}
+
+static int g_setup(worker *w, const char **why) {
+    static const enum gc_op op_of[] = {[K_STREAM] = GC_STREAM, [K_XTS] = GC_UNIT, [K_CCM] = GC_AEAD,
+                                       [K_SEAL] = GC_AEAD,     [K_MAC] = GC_MAC};
+    static char msg[160];
+    if (w->kind == K_WRAP || (w->kind == K_SEAL && (hwc_cipher_mode(w->c) == HWC_MODE_SIV ||
+                                                    hwc_cipher_mode(w->c) == HWC_MODE_GCM_SIV))) {
+        snprintf(msg, sizeof msg, "%s not measured against libgcrypt", hwc_cipher_name(w->c));
+        *why = msg;
+        return HWC_ERR_UNSUPPORTED;
+    }
+    int enc = w->enc || w->kind == K_MAC;
+    w->gpeer = gc_open(w->c, op_of[w->kind], enc, w->key, w->key_len, w->iv, w->iv_len, w->tag_len, why);
+    if (!w->gpeer)
+        return HWC_ERR_UNSUPPORTED;
+    w->op = w->kind == K_STREAM ? g_stream : w->kind == K_XTS ? g_xts : w->kind == K_MAC ? g_mac : g_aead;
+    return 0;
+}
+
+/* --- common to all */
 
 static int open_worker(worker *w, const row *r, const opts *o, const char **why) {
     memset(w, 0, sizeof *w);
@@ -716,10 +772,13 @@ static int open_worker(worker *w, const row *r, const opts *o, const char **why)
         rng_fill(w->aad, w->aad_len);
     }
     int rc;
+    if (w->rk == R_GCRY)
+        rc = g_setup(w, why);
+    else
 #ifdef HWC_HAVE_OPENSSL
-    rc = w->rk == R_OSSL ? o_setup(w, why) : h_setup(w, why);
+        rc = w->rk == R_OSSL ? o_setup(w, why) : h_setup(w, why);
 #else
-    rc = h_setup(w, why);
+        rc = h_setup(w, why);
 #endif
     if (rc && !*why)
         *why = hwc_strerror(rc);
@@ -728,6 +787,8 @@ static int open_worker(worker *w, const row *r, const opts *o, const char **why)
 
 static void close_worker(worker *w) {
     hwc_ctx_free(w->ctx);
+    gc_close(w->gpeer);
+    w->gpeer = NULL;
 #ifdef HWC_HAVE_OPENSSL
     EVP_CIPHER_CTX_free(w->octx);
     EVP_CIPHER_free(w->ocipher);
@@ -750,6 +811,7 @@ static int prepare_size(worker *w, size_t len, const char **why) {
     int authenticated = w->kind == K_CCM || w->kind == K_SEAL || w->kind == K_WRAP;
     if (!w->enc && authenticated) {
         int rc;
+        /* libgcrypt's rows open what hwcrypt sealed (the same bytes). */
 #ifdef HWC_HAVE_OPENSSL
         rc = w->rk == R_OSSL ? o_precompute(w) : h_precompute(w);
 #else
@@ -772,7 +834,7 @@ static int prepare_size(worker *w, size_t len, const char **why) {
     }
     int rc = w->op(w);
     if (rc == HWC_ERR_DATA_LEN || rc == HWC_ERR_UNSUPPORTED) {
-        *why = w->rk == R_OSSL && w->oerr[0] ? w->oerr
+        *why = w->rk != R_HWC && w->oerr[0] ? w->oerr
                : rc == HWC_ERR_DATA_LEN      ? "size not allowed"
                                              : hwc_strerror(rc);
         return 1;
@@ -1055,7 +1117,7 @@ static void measure_group(const opts *o, size_t first, size_t n) {
                 secs += busy[i];
                 if (w[i].err) {
                     err = w[i].err;
-                    err_msg = w[i].rk == R_OSSL && w[i].oerr[0] ? w[i].oerr : hwc_strerror(err);
+                    err_msg = w[i].rk != R_HWC && w[i].oerr[0] ? w[i].oerr : hwc_strerror(err);
                 }
             }
             if (r != shown)
@@ -1105,7 +1167,7 @@ static double ratio_of(const opts *o, const row *r) {
 }
 
 static const char *baseline_name(const opts *o) {
-    return o->compare ? "ct" : o->openssl ? "openssl" : NULL;
+    return o->compare ? "ct" : o->openssl ? "openssl" : o->gcrypt ? "gcrypt" : NULL;
 }
 
 static void print_caps_line(const opts *o) {
@@ -1137,6 +1199,8 @@ static void print_text(const opts *o) {
         if (o->openssl)
             printf("openssl: %s\n", OpenSSL_version(OPENSSL_VERSION));
 #endif
+        if (o->gcrypt && gc_version())
+            printf("gcrypt: %s\n", gc_version());
         print_caps_line(o);
     }
     const char *base = baseline_name(o);
@@ -1230,6 +1294,11 @@ static void print_json(const opts *o) {
 #else
     printf("null");
 #endif
+    printf(",\n  \"gcrypt\": ");
+    if (o->gcrypt && gc_version())
+        json_str(gc_version());
+    else
+        printf("null");
     printf(",\n  \"caps\": ");
     json_str(caps);
     printf(",\n  \"seconds\": %g,\n  \"slices\": %d,\n  \"threads\": %d,\n  \"misalign\": %d,\n", o->seconds,
@@ -1304,6 +1373,9 @@ static void usage(FILE *f) {
             "                 of speed-up over the portable 'ct' back end at the largest size\n"
             "  -openssl       also measure OpenSSL's EVP in the same run (NAME@openssl),\n"
             "                 interleaved with hwcrypt's measurements\n"
+            "  -gcrypt        also measure libgcrypt (NAME@gcrypt; loaded at run time from\n"
+            "                 libgcrypt.so.20 where installed) in the same way\n"
+            "  -peers         -openssl and -gcrypt: every peer library found here\n"
             "  -format F      text (default), csv or json\n"
             "  -slices N      timed slices per size, the median is reported (default 5, >= 3)\n"
             "  -h, -help      this help\n"
@@ -1425,6 +1497,10 @@ static int parse_opts(int argc, char **argv, opts *o, int *done) {
             o->compare = 1;
         } else if (is_opt(a, "-openssl")) {
             o->openssl = 1;
+        } else if (is_opt(a, "-gcrypt")) {
+            o->gcrypt = 1;
+        } else if (is_opt(a, "-peers")) {
+            o->openssl = o->gcrypt = 1;
         } else if (a[0] == '-') {
             fprintf(stderr, "speed: unknown option '%s'\nUse -help for summary.\n", a);
             return 1;
@@ -1545,6 +1621,13 @@ int hwc_cmd_speed(int argc, char **argv) {
         o.openssl = 0;
     }
 #endif
+    if (o.gcrypt) {
+        const char *why = gc_load();
+        if (why) {
+            fprintf(stderr, "speed: -gcrypt: %s; no @gcrypt rows\n", why);
+            o.gcrypt = 0;
+        }
+    }
     if (o.elapsed && !o.mr && o.format == FMT_TEXT)
         fprintf(stderr, "speed: timing is always elapsed (wall-clock) time\n");
     cpus_probe();
@@ -1593,20 +1676,36 @@ int hwc_cmd_speed(int argc, char **argv) {
             if (!o.compare)
                 base = (int)(nrows_total - 1);
         }
+        if (o.gcrypt) {
+            row *r = add_row();
+            snprintf(r->label, sizeof r->label, "%s@gcrypt", up);
+            r->c = c;
+            r->rk = R_GCRY;
+            snprintf(r->impl_used, sizeof r->impl_used, "gcrypt");
+            if (!o.compare && !o.openssl)
+                base = (int)(nrows_total - 1);
+        }
         size_t n = nrows_total - first;
         for (size_t k = first; k < nrows_total; k++)
             rows[k].baseline = base;
         measure_group(&o, first, n);
-        /* Drop an OpenSSL row that could not be set up (message already given). */
-        if (o.openssl) {
-            row *r = &rows[nrows_total - 1];
-            if (r->absent) {
-                nrows_total--;
-                if (!o.compare)
-                    for (size_t k = first; k < nrows_total; k++)
-                        rows[k].baseline = -1;
+        /* Drop the peer rows that could not be set up (message already
+         * given); without its baseline a group prints no ratio. */
+        size_t kept = first;
+        int base_kept = base;
+        for (size_t k = first; k < nrows_total; k++) {
+            if (rows[k].rk != R_HWC && rows[k].absent) {
+                if ((int)k == base)
+                    base_kept = -1;
+                continue;
             }
+            if ((int)k == base)
+                base_kept = (int)kept;
+            rows[kept++] = rows[k];
         }
+        nrows_total = kept;
+        for (size_t k = first; k < nrows_total; k++)
+            rows[k].baseline = base_kept;
     }
     if (!nrows_total) {
         fprintf(stderr, "speed: nothing was measured\n");
