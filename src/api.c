@@ -152,13 +152,18 @@ int hwc_block_set_key(const hwc_ctx *ctx, hwc_ks *ks, const uint8_t *key, size_t
 }
 
 /* Exact in-place is fine; any other overlap of [in, in+in_len) with
- * [out, out+out_len) is not. */
+ * [out, out+out_len) is not.  Compares distances, so no sum can wrap. */
 static int overlaps(const void *in, size_t in_len, const void *out, size_t out_len) {
     if (!in || !out || in_len == 0 || out_len == 0 || in == out)
         return 0;
     uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
-    return a < b + out_len && b < a + in_len;
+    return a < b ? b - a < in_len : a - b < out_len;
 }
+
+/* No object is longer than PTRDIFF_MAX bytes, so a longer length is a
+ * caller's bug.  Refusing it here means no mode's `len + 15` or
+ * `held + len` can wrap. */
+static int len_impossible(size_t len) { return len > (size_t)PTRDIFF_MAX; }
 
 #define NEED(ptr, len)                         \
     do {                                       \
@@ -318,13 +323,26 @@ static int ready(const hwc_ctx *ctx) {
         return (ctx)->cipher->ops->op(__VA_ARGS__);          \
     } while (0)
 
+/* ROUTE for calls that take data: after the state and the operation, the
+ * length, then overlap (docs/ERRORS.md's order). */
+#define ROUTE_DATA(ctx, op, len, in, out, ...)               \
+    do {                                                     \
+        int rc_ = ready(ctx);                                \
+        if (rc_)                                             \
+            return rc_;                                      \
+        if (!(ctx)->cipher->ops->op)                         \
+            return HWC_ERR_UNSUPPORTED;                      \
+        if (len_impossible(len))                             \
+            return HWC_ERR_DATA_LEN;                         \
+        if (overlaps(in, len, out, len))                     \
+            return HWC_ERR_OVERLAP;                          \
+        return (ctx)->cipher->ops->op(__VA_ARGS__);          \
+    } while (0)
+
 int hwc_set_padding(hwc_ctx *ctx, int on) { ROUTE(ctx, set_padding, ctx, on ? 1 : 0); }
 
-int hwc_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
-    if (ctx && ctx->cipher && !tag_len_ok(ctx->cipher, tag_len) && (ctx->cipher->flags & HWC_CIPHER_AEAD))
-        return HWC_ERR_TAG_LEN;
-    ROUTE(ctx, set_tag_len, ctx, tag_len);
-}
+/* The mode checks its state before the length (docs/ERRORS.md). */
+int hwc_set_tag_len(hwc_ctx *ctx, size_t tag_len) { ROUTE(ctx, set_tag_len, ctx, tag_len); }
 
 int hwc_set_lengths(hwc_ctx *ctx, uint64_t aad_len, uint64_t msg_len) {
     ROUTE(ctx, set_lengths, ctx, aad_len, msg_len);
@@ -342,7 +360,7 @@ int hwc_get_tag(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
 
 int hwc_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     NEED(aad, aad_len);
-    ROUTE(ctx, aad, ctx, aad, aad_len);
+    ROUTE_DATA(ctx, aad, aad_len, NULL, NULL, ctx, aad, aad_len);
 }
 
 int hwc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
@@ -350,18 +368,14 @@ int hwc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, s
         return HWC_ERR_NULL;
     NEED(in, in_len);
     NEED(out, in_len);
-    if (overlaps(in, in_len, out, in_len))
-        return HWC_ERR_OVERLAP;
-    ROUTE(ctx, update, ctx, out, out_len, in, in_len);
+    ROUTE_DATA(ctx, update, in_len, in, out, ctx, out, out_len, in, in_len);
 }
 
 int hwc_update_bits(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nbits) {
-    size_t bytes = (nbits + 7) / 8;
+    size_t bytes = nbits / 8 + (nbits % 8 != 0); /* (nbits + 7) / 8 wraps to 0 near SIZE_MAX */
     NEED(in, bytes);
     NEED(out, bytes);
-    if (overlaps(in, bytes, out, bytes))
-        return HWC_ERR_OVERLAP;
-    ROUTE(ctx, update_bits, ctx, out, in, nbits);
+    ROUTE_DATA(ctx, update_bits, bytes, in, out, ctx, out, in, nbits);
 }
 
 int hwc_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
@@ -370,18 +384,21 @@ int hwc_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     ROUTE(ctx, final, ctx, out, out_len);
 }
 
+/* The mode checks its state before the length (docs/ERRORS.md). */
 int hwc_mac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
     NEED(tag, tag_len);
-    if (ctx && ctx->cipher && (ctx->cipher->flags & HWC_CIPHER_MAC) && !tag_len_ok(ctx->cipher, tag_len))
-        return HWC_ERR_TAG_LEN;
     ROUTE(ctx, mac_final, ctx, tag, tag_len);
 }
 
 int hwc_mac_verify(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {
     NEED(tag, tag_len);
     alignas(16) uint8_t computed[16];
-    if (tag_len > sizeof computed)
-        return HWC_ERR_TAG_LEN;
+    if (tag_len > sizeof computed) {
+        /* Too long for any MAC, but the state and the operation come first:
+         * length 0 is refused by every MAC, after those checks. */
+        int rc = hwc_mac_final(ctx, computed, 0);
+        return rc ? rc : HWC_ERR_TAG_LEN;
+    }
     int rc = hwc_mac_final(ctx, computed, tag_len);
     if (rc)
         return rc;
@@ -415,6 +432,8 @@ static int aead_check(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, cons
     } else if (!iv_optional(ctx->cipher)) {
         return HWC_ERR_IV_LEN;
     }
+    if (len_impossible(in_len) || len_impossible(aad_len))
+        return HWC_ERR_DATA_LEN;
     if (overlaps(in, in_len, out, in_len))
         return HWC_ERR_OVERLAP;
     return HWC_OK;

@@ -362,6 +362,21 @@ static int inj_update_bits_null(hwc_ctx *ctx, const scen *s, size_t nbits) {
     (void)s;
     return hwc_update_bits(ctx, scr_out, NULL, nbits);
 }
+static int inj_update_bits_null_out(hwc_ctx *ctx, const scen *s, size_t nbits) {
+    (void)s;
+    return hwc_update_bits(ctx, NULL, scr_in, nbits);
+}
+/* Lengths no buffer can have (over PTRDIFF_MAX bytes), on a small buffer in
+ * place: refused on the length alone, before any arithmetic on it can wrap. */
+static int inj_update_in_place(hwc_ctx *ctx, const scen *s, size_t len) {
+    size_t n;
+    (void)s;
+    return hwc_update(ctx, scr_in, &n, scr_in, len);
+}
+static int inj_aad_any(hwc_ctx *ctx, const scen *s, size_t len) {
+    (void)s;
+    return hwc_aad(ctx, scr_in, len);
+}
 static int inj_aad(hwc_ctx *ctx, const scen *s, size_t len) {
     (void)s;
     return hwc_aad(ctx, scr_in, len);
@@ -384,6 +399,20 @@ static int inj_mac_final(hwc_ctx *ctx, const scen *s, size_t len) {
 static int inj_mac_final_null(hwc_ctx *ctx, const scen *s, size_t len) {
     (void)s;
     return hwc_mac_final(ctx, NULL, len);
+}
+static int inj_mac_verify(hwc_ctx *ctx, const scen *s, size_t len) {
+    (void)s;
+    return hwc_mac_verify(ctx, scr_out, len);
+}
+/* An empty hwc_aad call, then the tag length: the AAD phase has begun (for
+ * SIV the empty call is an AD component). Returns set_tag_len's result; an
+ * AAD call that fails is reported as such. */
+static int inj_aad_then_set_tag_len(hwc_ctx *ctx, const scen *s, size_t len) {
+    (void)s;
+    int rc = hwc_aad(ctx, NULL, 0);
+    if (rc)
+        return rc;
+    return hwc_set_tag_len(ctx, len);
 }
 static int inj_mac_verify_null(hwc_ctx *ctx, const scen *s, size_t len) {
     (void)s;
@@ -526,6 +555,16 @@ static const bcase cases[] = {
     {"XTS: data unit over 2^20 blocks", MB(HWC_MODE_XTS), BOTH, PH_AAD, inj_update_huge, ((size_t)1 << 24) + 16,
      HWC_ERR_DATA_LEN, NULL},
 #endif
+    /* Lengths past PTRDIFF_MAX (no object is that large) near SIZE_MAX, where
+     * `len + 15`, `held + len` or `(nbits + 7) / 8` would wrap. */
+    {"update of SIZE_MAX bytes", M_CIPHER, BOTH, PH_DATA, inj_update_in_place, SIZE_MAX, HWC_ERR_DATA_LEN, NULL},
+    {"update of SIZE_MAX - 15 bytes", M_CIPHER, BOTH, PH_DATA, inj_update_in_place, SIZE_MAX - 15,
+     HWC_ERR_DATA_LEN, NULL},
+    {"update of PTRDIFF_MAX + 1 bytes", M_CIPHER, BOTH, PH_DATA, inj_update_in_place, (size_t)PTRDIFF_MAX + 1,
+     HWC_ERR_DATA_LEN, NULL},
+    {"aad of SIZE_MAX bytes", M_AEAD, BOTH, PH_AAD, inj_aad_any, SIZE_MAX, HWC_ERR_DATA_LEN, NULL},
+    {"aad (MAC message) of SIZE_MAX - 15 bytes", M_MAC, ENC, PH_MID, inj_aad_any, SIZE_MAX - 15, HWC_ERR_DATA_LEN,
+     NULL},
 
     /* Weak XTS keys. */
     {"XTS key halves equal", MB(HWC_MODE_XTS), BOTH, PH_NEW, inj_init_weak, 0, HWC_ERR_WEAK_KEY, NULL},
@@ -536,6 +575,14 @@ static const bcase cases[] = {
     {"update: NULL input", M_CIPHER, BOTH, PH_DATA, inj_update_null_in, 5, HWC_ERR_NULL, NULL},
     {"update: NULL output", M_CIPHER, BOTH, PH_DATA, inj_update_null_out, 5, HWC_ERR_NULL, NULL},
     {"update_bits: NULL input", MB(HWC_MODE_CFB1), BOTH, PH_MID, inj_update_bits_null, 9, HWC_ERR_NULL, NULL},
+    /* (nbits + 7) / 8 wrapped to 0 for these and skipped the NULL check (issue 14, D4). */
+    {"update_bits: NULL input, SIZE_MAX bits", MB(HWC_MODE_CFB1), BOTH, PH_MID, inj_update_bits_null, SIZE_MAX,
+     HWC_ERR_NULL, NULL},
+    {"update_bits: NULL input, SIZE_MAX - 6 bits", MB(HWC_MODE_CFB1), BOTH, PH_MID, inj_update_bits_null,
+     SIZE_MAX - 6, HWC_ERR_NULL, NULL},
+    {"update_bits: NULL output, SIZE_MAX bits", MB(HWC_MODE_CFB1), BOTH, PH_MID, inj_update_bits_null_out, SIZE_MAX,
+     HWC_ERR_NULL, NULL},
+    {"update_bits: NULL output", MB(HWC_MODE_CFB1), BOTH, PH_MID, inj_update_bits_null_out, 1, HWC_ERR_NULL, NULL},
     {"aad: NULL", M_AEAD, BOTH, PH_PARAMS, inj_aad_null, 3, HWC_ERR_NULL, NULL},
     {"aad (MAC message): NULL", M_MAC, ENC, PH_MID, inj_aad_null, 3, HWC_ERR_NULL, NULL},
     {"init: NULL IV with a length", M_IV | MB(HWC_MODE_GMAC), BOTH, PH_NEW, inj_init_iv_null, 0, HWC_ERR_NULL, NULL},
@@ -571,6 +618,34 @@ static const bcase cases[] = {
     {"get_tag before final", M_AEAD, ENC, PH_MID, inj_get_tag, 16, HWC_ERR_STATE, NULL},
     {"get_tag before final", M_AEAD, ENC, PH_PRE_FINAL, inj_get_tag, 16, HWC_ERR_STATE, NULL},
     {"set_tag_len after data", M_STREAM_AEAD, ENC, PH_MID, inj_set_tag_len, 12, HWC_ERR_STATE, NULL},
+    /* Issue 14, D5/D6: the state check comes first, and AAD closes the tag length. */
+    {"set_tag_len after data", M_AEAD, BOTH, PH_MID, inj_set_tag_len, 16, HWC_ERR_STATE, NULL},
+    {"set_tag_len after AAD", M_AEAD, BOTH, PH_AAD, inj_set_tag_len, 16, HWC_ERR_STATE, NULL},
+    {"set_tag_len 12 after AAD", M_STREAM_AEAD, ENC, PH_AAD, inj_set_tag_len, 12, HWC_ERR_STATE, NULL},
+    {"set_tag_len 3 after AAD (state before length)", M_AEAD, BOTH, PH_AAD, inj_set_tag_len, 3, HWC_ERR_STATE,
+     NULL},
+    {"set_tag_len after an empty AAD call", M_AEAD & ~MB(HWC_MODE_SIV), ENC, PH_PARAMS, inj_aad_then_set_tag_len, 16, HWC_ERR_STATE,
+     NULL},
+    {"set_tag_len after final", M_AEAD, ENC, PH_POST_FINAL, inj_set_tag_len, 16, HWC_ERR_STATE, NULL},
+    {"set_tag_len 3 after final (state before length)", M_AEAD, ENC, PH_POST_FINAL, inj_set_tag_len, 3,
+     HWC_ERR_STATE, NULL},
+    {"set_tag_len 3 while waiting for the IV", M_NEED_IV & M_AEAD, BOTH, PH_KEYED, inj_set_tag_len, 3,
+     HWC_ERR_STATE, tw_two_step},
+    {"decryption: set_tag_len 4 after set_tag", MB(HWC_MODE_GCM) | MB(HWC_MODE_OCB) | MB(HWC_MODE_CCM), DEC,
+     PH_PARAMS, inj_set_tag_len, 4, HWC_ERR_STATE, NULL},
+    {"mac_final 17 while waiting for the IV", MB(HWC_MODE_GMAC), ENC, PH_KEYED, inj_mac_final, 17, HWC_ERR_STATE,
+     tw_two_step},
+    {"mac_final 17 after mac_final (state before length)", M_MAC, ENC, PH_POST_FINAL, inj_mac_final, 17,
+     HWC_ERR_STATE, NULL},
+    {"mac_verify 17 after mac_final (state before length)", M_MAC, ENC, PH_POST_FINAL, inj_mac_verify, 17,
+     HWC_ERR_STATE, NULL},
+    {"mac_final after mac_final", M_MAC, ENC, PH_POST_FINAL, inj_mac_final, 16, HWC_ERR_STATE, NULL},
+    {"update with overlapping buffers before init (state before overlap)", M_CIPHER, BOTH, PH_NEW,
+     inj_update_overlap, 0, HWC_ERR_STATE, NULL},
+    {"update of SIZE_MAX bytes before init (state before length)", M_CIPHER, BOTH, PH_NEW, inj_update_in_place,
+     SIZE_MAX, HWC_ERR_STATE, NULL},
+    {"update of SIZE_MAX bytes on a MAC (operation before length)", M_MAC, ENC, PH_MID, inj_update_in_place,
+     SIZE_MAX, HWC_ERR_UNSUPPORTED, NULL},
     {"set_padding after data", M_PAD, BOTH, PH_MID, inj_set_padding, 0, HWC_ERR_STATE, NULL},
     {"set_lengths after AAD", MB(HWC_MODE_CCM), BOTH, PH_AAD, inj_set_lengths, 64, HWC_ERR_STATE, NULL},
     {"CCM aad before set_lengths", MB(HWC_MODE_CCM), ENC, PH_INIT, inj_aad, 4, HWC_ERR_STATE, NULL},

@@ -167,6 +167,26 @@ CASE(set_tag_len_after_data) {
     hwc_update(x, out, &n, buf, 20);
     RET(x, hwc_set_tag_len(x, 12));
 }
+CASE(set_tag_len_after_aad) {
+    hwc_ctx *x = ctx_for("aes-128-gcm", 1);
+    hwc_aad(x, buf, 5);
+    RET(x, hwc_set_tag_len(x, 12));
+}
+CASE(set_tag_len_after_empty_aad) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 1);
+    hwc_aad(x, NULL, 0); /* an empty AD component */
+    RET(x, hwc_set_tag_len(x, 16));
+}
+CASE(set_tag_len_after_set_tag) {
+    hwc_ctx *x = ctx_for("aes-128-gcm", 0);
+    hwc_set_tag(x, tag, 16);
+    RET(x, hwc_set_tag_len(x, 4));
+}
+CASE(set_tag_len_bad_len_not_started) {
+    hwc_ctx *x = hwc_ctx_new();
+    hwc_init(x, C("aes-128-gcm"), 1, key, 16, NULL, 0);
+    RET(x, hwc_set_tag_len(x, 3));
+}
 CASE(set_lengths_null_ctx) { return hwc_set_lengths(NULL, 0, 0); }
 CASE(set_lengths_not_started) {
     hwc_ctx *x = hwc_ctx_new();
@@ -262,6 +282,12 @@ CASE(update_bits_not_started) {
     hwc_init(x, C("aes-128-cfb1"), 1, key, 16, NULL, 0);
     RET(x, hwc_update_bits(x, out, buf, 9));
 }
+CASE(update_bits_null_max) {
+    hwc_ctx *x = ctx_for("aes-128-cfb1", 1);
+    RET(x, hwc_update_bits(x, NULL, NULL, SIZE_MAX));
+}
+CASE(update_huge) { hwc_ctx *x = ctx_for("aes-128-ocb", 1); RET(x, hwc_update(x, out, &n, out, SIZE_MAX - 8)); }
+CASE(aad_huge) { hwc_ctx *x = ctx_for("aes-128-ocb", 1); RET(x, hwc_aad(x, buf, SIZE_MAX)); }
 CASE(update_bits_cfb8) { hwc_ctx *x = ctx_for("aes-128-cfb8", 1); RET(x, hwc_update_bits(x, out, buf, 9)); }
 CASE(final_null_out_len) { hwc_ctx *x = ctx_for("aes-128-cbc", 1); RET(x, hwc_final(x, out, NULL)); }
 CASE(final_twice) {
@@ -334,6 +360,16 @@ CASE(mac_final_gmac_no_iv) {
 CASE(mac_final_gcm) { hwc_ctx *x = ctx_for("aes-128-gcm", 1); RET(x, hwc_mac_final(x, tag, 16)); }
 CASE(mac_final_tag_len) { hwc_ctx *x = ctx_for("aes-128-cmac", 1); RET(x, hwc_mac_final(x, tag, 17)); }
 CASE(mac_verify_tag_len) { hwc_ctx *x = ctx_for("aes-128-cmac", 1); RET(x, hwc_mac_verify(x, out, 17)); }
+CASE(mac_final_bad_len_not_started) {
+    hwc_ctx *x = hwc_ctx_new();
+    hwc_init(x, C("aes-128-gmac"), 1, key, 16, NULL, 0);
+    RET(x, hwc_mac_final(x, tag, 17));
+}
+CASE(mac_verify_after_final) {
+    hwc_ctx *x = ctx_for("aes-128-cmac", 1);
+    hwc_mac_final(x, tag, 16);
+    RET(x, hwc_mac_verify(x, tag, 17));
+}
 CASE(mac_verify_wrong) {
     hwc_ctx *x = ctx_for("aes-128-cmac", 1);
     memset(tag, 0, sizeof tag);
@@ -412,7 +448,9 @@ static error_case cases[] = {
     E(hwc_set_padding, set_padding_after_data), E(hwc_set_padding, set_padding_ctr),
     E(hwc_set_tag_len, set_tag_len_null_ctx), E(hwc_set_tag_len, set_tag_len_not_started),
     E(hwc_set_tag_len, set_tag_len_gcm_3), E(hwc_set_tag_len, set_tag_len_cbc),
-    E(hwc_set_tag_len, set_tag_len_after_data), E(hwc_set_lengths, set_lengths_null_ctx),
+    E(hwc_set_tag_len, set_tag_len_after_data), E(hwc_set_tag_len, set_tag_len_after_aad),
+    E(hwc_set_tag_len, set_tag_len_after_empty_aad), E(hwc_set_tag_len, set_tag_len_after_set_tag),
+    E(hwc_set_tag_len, set_tag_len_bad_len_not_started), E(hwc_set_lengths, set_lengths_null_ctx),
     E(hwc_set_lengths, set_lengths_not_started), E(hwc_set_lengths, set_lengths_gcm),
     E(hwc_set_lengths, set_lengths_too_long), E(hwc_set_lengths, set_lengths_after_aad),
     E(hwc_set_tag, set_tag_null_tag), E(hwc_set_tag, set_tag_encrypting), E(hwc_set_tag, set_tag_cbc),
@@ -425,6 +463,8 @@ static error_case cases[] = {
     E(hwc_update, update_ccm_too_much), E(hwc_update, update_siv_no_tag), E(hwc_update, update_siv_forged),
     E(hwc_update_bits, update_bits_null_in), E(hwc_update_bits, update_bits_overlap),
     E(hwc_update_bits, update_bits_not_started), E(hwc_update_bits, update_bits_cfb8),
+    E(hwc_update_bits, update_bits_null_max), E(hwc_update, update_huge),
+    E(hwc_aad, aad_huge),
     E(hwc_final, final_null_out_len), E(hwc_final, final_twice), E(hwc_final, final_cbc_nopad_partial),
     E(hwc_final, final_cbc_dec_empty), E(hwc_final, final_bad_padding), E(hwc_final, final_ccm_short),
     E(hwc_final, final_gcm_no_tag), E(hwc_final, final_gcm_forged), E(hwc_aead_seal, seal_null_tag),
@@ -432,6 +472,7 @@ static error_case cases[] = {
     E(hwc_aead_seal, seal_nonce_len), E(hwc_aead_seal, seal_overlap), E(hwc_aead_open, open_null_in),
     E(hwc_aead_open, open_forged), E(hwc_aead_open, open_tag_len), E(hwc_mac_final, mac_final_null_tag),
     E(hwc_mac_final, mac_final_gmac_no_iv), E(hwc_mac_final, mac_final_gcm), E(hwc_mac_final, mac_final_tag_len),
+    E(hwc_mac_final, mac_final_bad_len_not_started), E(hwc_mac_verify, mac_verify_after_final),
     E(hwc_mac_verify, mac_verify_tag_len), E(hwc_mac_verify, mac_verify_wrong),
     E(hwc_mac_verify, mac_verify_null_tag), E(hwc_mac, mac_null_key), E(hwc_mac, mac_cbc),
     E(hwc_mac, mac_tag_len), E(hwc_mac, mac_key_len), E(hwc_mac, mac_gmac_no_iv), E(hwc_mac, mac_no_mem),

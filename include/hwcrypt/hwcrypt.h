@@ -9,7 +9,8 @@
  *   - `_len` counts bytes.  `out == in` (exact in-place) is allowed; any other
  *     overlap of input and output is rejected with HWC_ERR_OVERLAP.
  *   - A NULL pointer with a zero length is fine; with a non-zero length it is
- *     HWC_ERR_NULL.
+ *     HWC_ERR_NULL.  A data length over PTRDIFF_MAX (no buffer is that long)
+ *     is HWC_ERR_DATA_LEN.
  *   - When authentication fails, the one-shot functions zero the whole output
  *     buffer.  SIV and GCM-SIV (one update per message) check the tag in
  *     hwc_update(), zero what it wrote and return HWC_ERR_AUTH there and
@@ -212,7 +213,9 @@ HWC_API int hwc_init(hwc_ctx *ctx, const hwc_cipher *cipher, int encrypt,
 
 /* ECB/CBC: PKCS#7 padding on (1, default) or off (0). Before any data. */
 HWC_API int hwc_set_padding(hwc_ctx *ctx, int on);
-/* AEAD: tag length produced on encryption (default 16). After init, before data. */
+/* AEAD: tag length produced on encryption (default 16).  After init, before
+ * any hwc_aad or data; when decrypting, before hwc_set_tag (the length of
+ * the tag given there is the one checked). */
 HWC_API int hwc_set_tag_len(hwc_ctx *ctx, size_t tag_len);
 /* CCM: the total AAD and message lengths, required before AAD or data. */
 HWC_API int hwc_set_lengths(hwc_ctx *ctx, uint64_t aad_len, uint64_t msg_len);

@@ -352,9 +352,10 @@ static int ccm_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     return rc;
 }
 
+/* Before AAD or data (B0 encodes it); when decrypting, before set_tag. */
 static int ccm_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
     ccm_state *st = ccm_get(ctx);
-    if (st->phase != CCM_HEADER || st->mac_started)
+    if (st->phase != CCM_HEADER || st->mac_started || (!ctx->encrypt && st->have_tag))
         return HWC_ERR_STATE;
     if (!ccm_tag_len_ok(tag_len))
         return HWC_ERR_TAG_LEN;

@@ -151,7 +151,7 @@ static void cfb1_bits(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nbit
 
     for (size_t j = 0; j < nbytes; j++) {
         unsigned src = in[j], dst = 0;
-        unsigned bits = (j + 1) * 8 <= nbits ? 8 : (unsigned)(nbits % 8);
+        unsigned bits = j < nbits / 8 ? 8 : (unsigned)(nbits % 8); /* (j + 1) * 8 could wrap */
         for (unsigned b = 0; b < bits; b++) {
             unsigned x = (src >> (7 - b)) & 1u;
             unsigned y;

@@ -77,6 +77,7 @@ typedef struct gcm_state {
     int aad_deferred;                   /* aad_block holds the last AAD block, not yet hashed */
     int have_tag;
     int keyed;
+    int aad_called;                     /* hwc_aad ran for this message: the tag length is fixed */
 } gcm_state;
 HWC_MODE_STATE_FITS(gcm_state);
 
@@ -269,6 +270,7 @@ static int gcm_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
     st->pending_len = 0;
     st->aad_deferred = 0;
     st->have_tag = 0;
+    st->aad_called = 0;
     st->tag_len = gcm_default_tag_len(ctx->cipher);
 
     if (iv_len == GCM_FAST_IV_LEN) {
@@ -290,6 +292,7 @@ static int gcm_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
         return HWC_ERR_STATE;
     if ((uint64_t)aad_len > GCM_MAX_AAD_BYTES - st->aad_len)
         return HWC_ERR_DATA_LEN;
+    st->aad_called = 1;
     st->aad_len += aad_len;
     if (st->pending_len == 0 && aad_len <= HWC_BLOCK) {
         /* All of it waits (a TLS header, an AAD block): no GHASH yet. */
@@ -365,7 +368,7 @@ static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8
                          st->aad_deferred ? 2 : 1);
         st->aad_deferred = 0;
         st->pending_len = 0;
-    } else if (st->aad_deferred && st->pending_len + in_len > HWC_BLOCK) {
+    } else if (st->aad_deferred && in_len > HWC_BLOCK - st->pending_len) {
         hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, st->aad_block, 1);
         st->aad_deferred = 0;
     }
@@ -476,9 +479,10 @@ static int gcm_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     return rc;
 }
 
+/* Before any AAD; when decrypting, before set_tag (whose length counts). */
 static int gcm_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
     gcm_state *st = gcm_get(ctx);
-    if (st->phase != GCM_AAD)
+    if (st->phase != GCM_AAD || st->aad_called || (!ctx->encrypt && st->have_tag))
         return HWC_ERR_STATE;
     if (tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
         return HWC_ERR_TAG_LEN;

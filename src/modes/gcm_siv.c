@@ -171,6 +171,7 @@ static int gcm_siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
         return HWC_ERR_STATE;
     if ((uint64_t)aad_len > GCM_SIV_MAX_LEN - st->aad_len)
         return HWC_ERR_DATA_LEN;
+    st->flow.aad_called = 1;
     if (aad_len == 0)
         return HWC_OK;
     st->aad_len += aad_len;
@@ -231,8 +232,7 @@ static int gcm_siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
 }
 
 static int gcm_siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
-    (void)ctx;
-    return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
+    return hwc_siv_flow_set_tag_len(gcm_siv_flow_of(ctx), ctx, tag_len);
 }
 
 static int gcm_siv_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {

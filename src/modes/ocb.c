@@ -63,6 +63,7 @@ typedef struct ocb_state {
     int ktop_valid;
     int have_tag;
     int keyed;
+    int aad_called;                         /* hwc_aad ran for this message: the tag length is fixed */
 } ocb_state;
 HWC_MODE_STATE_FITS(ocb_state);
 
@@ -100,6 +101,7 @@ static void ocb_reset_message(ocb_state *st) {
     st->pending_len = 0;
     st->aad_pending_len = 0;
     st->have_tag = 0;
+    st->aad_called = 0;
     st->phase = OCB_IDLE;
 }
 
@@ -219,6 +221,7 @@ static int ocb_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     ocb_state *st = ocb_get(ctx);
     if (st->phase != OCB_AAD)
         return HWC_ERR_STATE;
+    st->aad_called = 1;
     if (aad_len == 0)
         return HWC_OK;
     /* A block is hashed only when full; the last partial one waits for final. */
@@ -380,9 +383,10 @@ static int ocb_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     return rc;
 }
 
+/* Before any AAD; when decrypting, before set_tag (whose length counts). */
 static int ocb_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
     ocb_state *st = ocb_get(ctx);
-    if (st->phase != OCB_AAD)
+    if (st->phase != OCB_AAD || st->aad_called || (!ctx->encrypt && st->have_tag))
         return HWC_ERR_STATE;
     if (tag_len < OCB_TAG_MIN || tag_len > OCB_TAG_MAX)
         return HWC_ERR_TAG_LEN;

@@ -156,6 +156,7 @@ static int siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
         return HWC_ERR_STATE;
     if (st->ad_components >= limit)
         return HWC_ERR_DATA_LEN;
+    st->flow.aad_called = 1;
     siv_cmac(st, ctx, aad, aad_len, mac);
     siv_fold(st->d, mac);
     st->ad_components++;
@@ -186,8 +187,7 @@ static int siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
 }
 
 static int siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
-    (void)ctx;
-    return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
+    return hwc_siv_flow_set_tag_len(siv_flow_of(ctx), ctx, tag_len);
 }
 
 static int siv_set_tag(hwc_ctx *ctx, const uint8_t *tag, size_t tag_len) {

@@ -4,6 +4,7 @@
 void hwc_siv_flow_begin(hwc_siv_flow *flow) {
     hwc_wipe(flow->tag, sizeof flow->tag);
     flow->tag_set = 0;
+    flow->aad_called = 0;
     flow->phase = HWC_SIV_AAD;
 }
 
@@ -79,6 +80,12 @@ int hwc_siv_flow_set_tag(hwc_siv_flow *flow, const hwc_ctx *ctx, const uint8_t *
     memcpy(flow->tag, tag, 16);
     flow->tag_set = 1;
     return HWC_OK;
+}
+
+int hwc_siv_flow_set_tag_len(const hwc_siv_flow *flow, const hwc_ctx *ctx, size_t tag_len) {
+    if (flow->phase != HWC_SIV_AAD || flow->aad_called || (!ctx->encrypt && flow->tag_set))
+        return HWC_ERR_STATE;
+    return tag_len == 16 ? HWC_OK : HWC_ERR_TAG_LEN;
 }
 
 int hwc_siv_flow_get_tag(const hwc_siv_flow *flow, const hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {

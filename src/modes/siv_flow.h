@@ -24,6 +24,7 @@ typedef struct hwc_siv_flow {
     alignas(16) uint8_t tag[16]; /* computed (encrypt) or expected (decrypt) */
     int tag_set;
     int phase;
+    int aad_called; /* hwc_aad ran for this message */
 } hwc_siv_flow;
 
 typedef struct hwc_siv_hooks {
@@ -43,6 +44,8 @@ int hwc_siv_flow_update(const hwc_siv_hooks *h, hwc_ctx *ctx, uint8_t *out, size
                         const uint8_t *in, size_t in_len);
 int hwc_siv_flow_final(const hwc_siv_hooks *h, hwc_ctx *ctx, size_t *out_len);
 int hwc_siv_flow_set_tag(hwc_siv_flow *flow, const hwc_ctx *ctx, const uint8_t *tag, size_t tag_len);
+/* Only 16 is allowed; refused (state first) once AAD, the tag or data came. */
+int hwc_siv_flow_set_tag_len(const hwc_siv_flow *flow, const hwc_ctx *ctx, size_t tag_len);
 int hwc_siv_flow_get_tag(const hwc_siv_flow *flow, const hwc_ctx *ctx, uint8_t *tag, size_t tag_len);
 
 #endif /* HWC_MODES_SIV_FLOW_H */
