@@ -44,7 +44,9 @@ enum {
 };
 
 #if defined(__has_include)
-#if __has_include(<gcrypt.h>)
+/* gcrypt.h includes gpg-error.h, which Debian keeps in the multiarch folder:
+ * a cross compiler that searches /usr/include (Debian's do) finds gcrypt.h alone. */
+#if __has_include(<gcrypt.h>) && __has_include(<gpg-error.h>)
 #include <gcrypt.h>
 #define GC_SAME(ours, theirs) _Static_assert((int)(ours) == (int)(theirs), #ours " is libgcrypt's " #theirs)
 GC_SAME(GC_CIPHER_AES128, GCRY_CIPHER_AES);
