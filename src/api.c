@@ -188,6 +188,16 @@ void hwc_ctx_free(hwc_ctx *ctx) {
     free(ctx);
 }
 
+int hwc_ctx_copy(hwc_ctx *dst, const hwc_ctx *src) {
+    if (!dst || !src)
+        return HWC_ERR_NULL;
+    /* A context holds no pointer into itself or to memory it owns (only to
+     * the static cipher and back-end tables): a copy is a byte copy. */
+    if (dst != src)
+        memcpy(dst, src, sizeof *dst);
+    return HWC_OK;
+}
+
 int hwc_ctx_set_impl(hwc_ctx *ctx, const char *impl_name) {
     if (!ctx)
         return HWC_ERR_NULL;
@@ -382,6 +392,19 @@ int hwc_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     if (!out_len)
         return HWC_ERR_NULL;
     ROUTE(ctx, final, ctx, out, out_len);
+}
+
+int hwc_get_iv(const hwc_ctx *ctx, uint8_t *iv, size_t iv_len) {
+    NEED(iv, iv_len);
+    int rc = ready(ctx);
+    if (rc)
+        return rc;
+    if (!ctx->cipher->ops->get_iv)
+        return HWC_ERR_UNSUPPORTED;
+    if (iv_len != HWC_BLOCK || !iv)
+        return HWC_ERR_IV_LEN;
+    ctx->cipher->ops->get_iv(ctx, iv);
+    return HWC_OK;
 }
 
 /* The mode checks its state before the length (docs/ERRORS.md). */

@@ -236,6 +236,8 @@ struct hwc_mode_ops {
     /* Key wrap. On unwrap failure: zero out (out_cap bytes), HWC_ERR_AUTH. */
     int (*wrap)(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
     int (*unwrap)(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
+    /* CBC, CFB, OFB, CTR: the 16-byte chaining value (hwc_get_iv). */
+    void (*get_iv)(const hwc_ctx *ctx, uint8_t iv[16]);
 };
 
 extern const hwc_mode_ops hwc_mode_ecb_ops, hwc_mode_cbc_ops, hwc_mode_cfb128_ops,
@@ -256,6 +258,7 @@ int hwc_gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len,
 
 /* Typed view of the mode state. */
 #define HWC_MODE_STATE(ctx, type) ((type *)(void *)(ctx)->mode_state)
+#define HWC_MODE_STATE_CONST(ctx, type) ((const type *)(const void *)(ctx)->mode_state)
 #define HWC_MODE_STATE_FITS(type) \
     _Static_assert(sizeof(type) <= HWC_MODE_STATE_BYTES, #type " must fit in hwc_ctx.mode_state")
 

@@ -3,7 +3,8 @@
  * on random keys, IVs/nonces (every allowed length for GCM/CCM/OCB), AAD and
  * lengths 0..4096 (0..64 in full, then block boundaries and random lengths),
  * on every available hwcrypt back end, streaming and one-shot APIs,
- * encryption, decryption and rejection of corrupted tags.
+ * encryption, decryption and rejection of corrupted tags; and, for the
+ * chaining modes, hwc_get_iv against EVP's updated IV after every chunk.
  *
  * Where the installed OpenSSL lacks a mode (OpenSSL 3.0: SM4 CFB8/CFB1/XTS/
  * GCM/CCM/OCB/SIV/KW/GMAC, the SM4-XTS GB/T 17964 variant, and AES-SIV's
@@ -1080,6 +1081,61 @@ static void diff_cfb1_bits(const hwc_cipher *c, const char *impl) {
     EVP_CIPHER_free(ec);
 }
 
+/* hwc_get_iv against EVP_CIPHER_CTX_get_updated_iv after every chunk of a
+ * message cut at random points (partial blocks included), and after final,
+ * in both directions (CBC without padding, as EVP callers that continue a
+ * chain use it). */
+static void diff_updated_iv(const oracle *o, const hwc_cipher *c, const char *impl) {
+    if (o->built || !o->ec)
+        return; /* only against OpenSSL's own mode */
+    size_t klen = hwc_cipher_key_len(c);
+    int cbc = hwc_cipher_mode(c) == HWC_MODE_CBC;
+    for (int trial = 0; trial < 24; trial++) {
+        int enc = trial & 1;
+        uint8_t k[32], v[16], src[300], dst[300 + 32], ref[300 + 32], hiv[16], oiv[16];
+        size_t total = cbc ? 16 * (test_rand() % 18) : test_rand() % 290;
+        test_rand_bytes(k, klen);
+        test_rand_bytes(v, 16);
+        test_rand_bytes(src, total);
+        EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+        hwc_ctx *ctx = hwc_ctx_new();
+        int rc = hwc_ctx_set_impl(ctx, impl);
+        if (!rc)
+            rc = hwc_init(ctx, c, enc, k, klen, v, 16);
+        if (!rc && cbc)
+            rc = hwc_set_padding(ctx, 0);
+        char what[160];
+        snprintf(what, sizeof what, "%s impl=%s %s len=%zu: updated IV", hwc_cipher_name(c), impl,
+                 enc ? "enc" : "dec", total);
+        if (!CHECKF(rc == 0 && x && EVP_CipherInit_ex(x, o->ec, NULL, k, v, enc) == 1, "%s: setup (rc %d)", what, rc))
+            goto next;
+        EVP_CIPHER_CTX_set_padding(x, 0);
+        for (size_t done = 0, step = 0; done < total || step == 0; step++) {
+            size_t n = test_rand() % 40, hn = 0;
+            int on = 0;
+            if (n > total - done)
+                n = total - done;
+            rc = hwc_update(ctx, dst, &hn, src + done, n);
+            int ok = EVP_CipherUpdate(x, ref, &on, src + done, (int)n);
+            done += n;
+            if (!CHECKF(rc == 0 && ok == 1 && hn == (size_t)on, "%s: update at %zu", what, done) ||
+                !CHECKF(hwc_get_iv(ctx, hiv, 16) == 0 && EVP_CIPHER_CTX_get_updated_iv(x, oiv, 16) == 1,
+                        "%s: get", what) ||
+                !CHECK_MEM(hiv, oiv, 16, what))
+                goto next;
+        }
+        size_t hn = 0;
+        int on = 0;
+        if (CHECKF(hwc_final(ctx, dst, &hn) == 0 && EVP_CipherFinal_ex(x, ref, &on) == 1, "%s: final", what) &&
+            CHECKF(hwc_get_iv(ctx, hiv, 16) == 0 && EVP_CIPHER_CTX_get_updated_iv(x, oiv, 16) == 1,
+                   "%s: get after final", what))
+            CHECK_MEM(hiv, oiv, 16, what);
+    next:
+        EVP_CIPHER_CTX_free(x);
+        hwc_ctx_free(ctx);
+    }
+}
+
 static void diff_aead(const oracle *o, const hwc_cipher *c, const char *impl) {
     hwc_mode m = hwc_cipher_mode(c);
     size_t defiv = hwc_cipher_iv_len(c), deftag = hwc_cipher_tag_len(c);
@@ -1503,6 +1559,15 @@ int main(void) {
             case HWC_MODE_CFB1:
                 diff_plain(&o, c, impl);
                 diff_cfb1_bits(c, impl);
+                diff_updated_iv(&o, c, impl);
+                break;
+            case HWC_MODE_CBC:
+            case HWC_MODE_CFB128:
+            case HWC_MODE_CFB8:
+            case HWC_MODE_OFB:
+            case HWC_MODE_CTR:
+                diff_plain(&o, c, impl);
+                diff_updated_iv(&o, c, impl);
                 break;
             default:
                 diff_plain(&o, c, impl);

@@ -89,6 +89,15 @@ static hwc_ctx *ctx_for(const char *name, int enc) {
 
 /* ------------------------------------------------------------- cases */
 
+CASE(ctx_copy_null_src) { hwc_ctx *x = hwc_ctx_new(); RET(x, hwc_ctx_copy(x, NULL)); }
+CASE(get_iv_null_iv) { hwc_ctx *x = ctx_for("aes-128-cbc", 1); RET(x, hwc_get_iv(x, NULL, 16)); }
+CASE(get_iv_waiting_for_iv) {
+    hwc_ctx *x = hwc_ctx_new();
+    hwc_init(x, C("aes-128-ctr"), 1, key, 16, NULL, 0);
+    RET(x, hwc_get_iv(x, out, 16));
+}
+CASE(get_iv_gcm) { hwc_ctx *x = ctx_for("aes-128-gcm", 1); RET(x, hwc_get_iv(x, out, 16)); }
+CASE(get_iv_len) { hwc_ctx *x = ctx_for("sm4-ofb", 1); RET(x, hwc_get_iv(x, out, 12)); }
 CASE(set_impl_null_ctx) { return hwc_ctx_set_impl(NULL, "ct"); }
 CASE(set_impl_unknown) { hwc_ctx *x = hwc_ctx_new(); RET(x, hwc_ctx_set_impl(x, "no-such-back-end")); }
 CASE(set_impl_unavailable) {
@@ -439,7 +448,8 @@ typedef struct error_case {
 
 #define E(fn, id) {#id, #fn, case_##id, 0}
 static error_case cases[] = {
-    E(hwc_ctx_set_impl, set_impl_null_ctx), E(hwc_ctx_set_impl, set_impl_unknown),
+    E(hwc_ctx_copy, ctx_copy_null_src), E(hwc_get_iv, get_iv_null_iv), E(hwc_get_iv, get_iv_waiting_for_iv),
+    E(hwc_get_iv, get_iv_gcm), E(hwc_get_iv, get_iv_len), E(hwc_ctx_set_impl, set_impl_null_ctx), E(hwc_ctx_set_impl, set_impl_unknown),
     E(hwc_ctx_set_impl, set_impl_unavailable), E(hwc_init, init_null_ctx), E(hwc_init, init_null_iv),
     E(hwc_init, init_no_cipher), E(hwc_init, init_no_key), E(hwc_init, init_bad_direction),
     E(hwc_init, init_key_len), E(hwc_init, init_iv_len), E(hwc_init, init_iv_for_ecb),

@@ -1,6 +1,7 @@
 /* Property tests, for every cipher in the table on every available back end:
  *   - streaming with random split points (zero-length updates included)
- *     gives the same output and tag as one update;
+ *     gives the same output and tag as one update, also when the message
+ *     goes on in a copy of the context (hwc_ctx_copy) from a random chunk;
  *   - in-place (out == in) gives the same as out-of-place;
  *   - every input offset 0..15 x output offset 0..15 gives the same result
  *     (and writes nothing outside the output range);
@@ -123,11 +124,28 @@ typedef struct op {
     size_t aadlen;
     size_t taglen;
     const uint8_t *tagin; /* AEAD decrypt / MAC verify */
+    int copy_at;          /* 1 + the index of the chunk after which the context is replaced by a copy; 0: never */
 } op;
 
 static void describe(char *buf, size_t n, const op *o, const char *what, size_t len) {
-    snprintf(buf, n, "%s: %s impl=%s %s len=%zu aad=%zu iv=%zu tag=%zu", what, hwc_cipher_name(o->c), o->impl,
-             o->enc ? "enc" : "dec", len, o->aadlen, o->ivlen, o->taglen);
+    snprintf(buf, n, "%s: %s impl=%s %s len=%zu aad=%zu iv=%zu tag=%zu copied after chunk %d", what,
+             hwc_cipher_name(o->c), o->impl, o->enc ? "enc" : "dec", len, o->aadlen, o->ivlen, o->taglen,
+             o->copy_at - 1);
+}
+
+/* Replaces *ctx by a copy made with hwc_ctx_copy when chunk `i` (AAD chunks
+ * count first, then data) is the one o->copy_at names; the original is freed, so
+ * the copy must carry the whole state. */
+static int maybe_copy(const op *o, hwc_ctx **ctx, size_t i) {
+    if (o->copy_at != (int)i + 1)
+        return 0;
+    hwc_ctx *dup = hwc_ctx_new();
+    if (!dup)
+        return HWC_ERR_NO_MEM;
+    int rc = hwc_ctx_copy(dup, *ctx);
+    hwc_ctx_free(*ctx);
+    *ctx = dup;
+    return rc;
 }
 
 /* Runs an operation; data and AAD (or, for MACs, the message) in the chunks
@@ -164,16 +182,18 @@ static int run(const op *o, const uint8_t *in, size_t inlen, uint8_t *out, size_
     if (o->aadlen) {
         if (as && as->n) {
             for (size_t i = 0; i < as->n; i++, r += as->len[i - 1])
-                if ((rc = hwc_aad(ctx, o->aad + r, as->len[i])) != 0)
+                if ((rc = hwc_aad(ctx, o->aad + r, as->len[i])) != 0 || (rc = maybe_copy(o, &ctx, i)) != 0)
                     goto done;
         } else if ((rc = hwc_aad(ctx, o->aad, o->aadlen)) != 0)
             goto done;
     }
     r = 0;
+    size_t aad_chunks = o->aadlen && as ? as->n : 0; /* chunk numbering for copy_at */
     if (is_mac(c)) {
         if (ds && ds->n) {
             for (size_t i = 0; i < ds->n; i++, r += ds->len[i - 1])
-                if ((rc = hwc_aad(ctx, in + r, ds->len[i])) != 0)
+                if ((rc = hwc_aad(ctx, in + r, ds->len[i])) != 0 ||
+                    (rc = maybe_copy(o, &ctx, aad_chunks + i)) != 0)
                     goto done;
         } else if ((rc = hwc_aad(ctx, in, inlen)) != 0)
             goto done;
@@ -182,7 +202,8 @@ static int run(const op *o, const uint8_t *in, size_t inlen, uint8_t *out, size_
     }
     if (ds && ds->n) {
         for (size_t i = 0; i < ds->n; i++) {
-            if ((rc = hwc_update(ctx, out + w, &n, in + r, ds->len[i])) != 0)
+            if ((rc = hwc_update(ctx, out + w, &n, in + r, ds->len[i])) != 0 ||
+                (rc = maybe_copy(o, &ctx, aad_chunks + i)) != 0)
                 goto done;
             r += ds->len[i];
             w += n;
@@ -267,6 +288,10 @@ static void prop_streaming(const hwc_cipher *c, const char *impl) {
                 as.n = 0;
             else
                 make_split(&as, o.aadlen, 1, 1);
+            /* Every other run goes on, from a random chunk, in a copy of
+             * the context (hwc_ctx_copy mid-message). */
+            size_t chunks = ds.n + (o.aadlen ? as.n : 0);
+            o.copy_at = (s % 2 && chunks) ? 1 + (int)(test_rand() % chunks) : 0;
             o.enc = HWC_ENCRYPT;
             memset(tmp, 0xcc, n + 32);
             memset(tag2, 0xcc, sizeof tag2);
@@ -288,6 +313,8 @@ static void prop_streaming(const hwc_cipher *c, const char *impl) {
                 make_split(&ds, ctlen, 1, 1);
             o.enc = HWC_DECRYPT;
             o.tagin = tag;
+            chunks = ds.n + (o.aadlen ? as.n : 0);
+            o.copy_at = (s % 2 && chunks) ? 1 + (int)(test_rand() % chunks) : 0;
             rc = run(&o, ct, ctlen, tmp, &outlen, NULL, &ds, &as);
             describe(what, sizeof what, &o, "split decrypt", n);
             if (CHECKF(rc == 0, "%s (%zu chunks): rc %d (%s)", what, ds.n, rc, hwc_strerror(rc)) &&

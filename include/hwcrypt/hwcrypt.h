@@ -189,6 +189,11 @@ HWC_API hwc_ctx *hwc_ctx_new(void);
 /* Wipes key schedules and all state, then frees. NULL is fine. */
 HWC_API void hwc_ctx_free(hwc_ctx *ctx);
 
+/* Copies src's whole state into dst (cipher, key schedules, a message in
+ * progress), so that both go on independently from that point, as
+ * EVP_CIPHER_CTX_copy does.  dst's previous state is overwritten. */
+HWC_API int hwc_ctx_copy(hwc_ctx *dst, const hwc_ctx *src);
+
 /* Force a back end by name for the next hwc_init() with a key ("ct",
  * "aesni", ...); NULL or "" returns to automatic selection.  HWC_ERR_UNKNOWN for a
  * name that does not exist, HWC_ERR_UNAVAILABLE when it cannot run here. */
@@ -238,6 +243,14 @@ HWC_API int hwc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len,
 /* CFB1 only: encrypt or decrypt nbits bits, most significant bit of each
  * byte first; bits of the last output byte past nbits are set to 0. */
 HWC_API int hwc_update_bits(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t nbits);
+
+/* CBC, CFB, CFB8, CFB1, OFB, CTR: the 16-byte chaining value the stream
+ * goes on from, as OpenSSL's EVP_CIPHER_CTX_get_updated_iv gives it: CBC the
+ * last ciphertext block processed (not a block held back or a partial one),
+ * CFB the shift register (a partial block's ciphertext bytes, then unused
+ * keystream), OFB the current keystream block, CTR the next counter block.
+ * From the IV until the next hwc_init (hwc_final keeps it). */
+HWC_API int hwc_get_iv(const hwc_ctx *ctx, uint8_t *iv, size_t iv_len);
 
 /* Finish: padding, buffered partial blocks, tag.  `out` needs 16 bytes of
  * room (may be NULL for modes that never write at final). */

@@ -227,6 +227,12 @@ static int cbc_set_padding(hwc_ctx *ctx, int on) {
     return HWC_OK;
 }
 
+/* The last ciphertext block processed: a block held back for padding or a
+ * partial block is not part of it yet (as OpenSSL's updated IV). */
+static void cbc_get_iv(const hwc_ctx *ctx, uint8_t iv[HWC_BLOCK]) {
+    memcpy(iv, HWC_MODE_STATE_CONST(ctx, cbc_state)->iv, HWC_BLOCK);
+}
+
 const hwc_mode_ops hwc_mode_cbc_ops = {
     .set_key = cbc_set_key,
     .check_iv = cbc_check_iv,
@@ -234,4 +240,5 @@ const hwc_mode_ops hwc_mode_cbc_ops = {
     .update = cbc_update,
     .final = cbc_final,
     .set_padding = cbc_set_padding,
+    .get_iv = cbc_get_iv,
 };

@@ -56,7 +56,8 @@ static int cfb_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     (void)out;
     if (!st->ready)
         return HWC_ERR_STATE;
-    hwc_wipe(st->iv, sizeof st->iv);
+    /* The shift register stays until the next start: hwc_get_iv reads it
+     * after final too, as EVP's updated IV. */
     st->num = 0;
     st->ready = 0;
     *out_len = 0;
@@ -186,12 +187,17 @@ static int cfb1_update_bits(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_
     return HWC_OK;
 }
 
+static void cfb_get_iv(const hwc_ctx *ctx, uint8_t iv[HWC_BLOCK]) {
+    memcpy(iv, HWC_MODE_STATE_CONST(ctx, cfb_state)->iv, HWC_BLOCK);
+}
+
 const hwc_mode_ops hwc_mode_cfb128_ops = {
     .set_key = cfb_set_key,
     .check_iv = cfb_check_iv,
     .start = cfb_start,
     .update = cfb128_update,
     .final = cfb_final,
+    .get_iv = cfb_get_iv,
 };
 
 const hwc_mode_ops hwc_mode_cfb8_ops = {
@@ -200,6 +206,7 @@ const hwc_mode_ops hwc_mode_cfb8_ops = {
     .start = cfb_start,
     .update = cfb8_update,
     .final = cfb_final,
+    .get_iv = cfb_get_iv,
 };
 
 const hwc_mode_ops hwc_mode_cfb1_ops = {
@@ -208,5 +215,6 @@ const hwc_mode_ops hwc_mode_cfb1_ops = {
     .start = cfb_start,
     .update = cfb1_update,
     .final = cfb_final,
+    .get_iv = cfb_get_iv,
     .update_bits = cfb1_update_bits,
 };

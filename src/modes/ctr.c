@@ -93,10 +93,17 @@ static int ctr_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     return HWC_OK;
 }
 
+/* The next counter block: a partly used keystream block's counter is
+ * already counted (as OpenSSL's updated IV). */
+static void ctr_get_iv(const hwc_ctx *ctx, uint8_t iv[HWC_BLOCK]) {
+    memcpy(iv, HWC_MODE_STATE_CONST(ctx, ctr_state)->counter, HWC_BLOCK);
+}
+
 const hwc_mode_ops hwc_mode_ctr_ops = {
     .set_key = ctr_set_key,
     .check_iv = ctr_check_iv,
     .start = ctr_start,
     .update = ctr_update,
     .final = ctr_final,
+    .get_iv = ctr_get_iv,
 };

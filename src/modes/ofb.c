@@ -84,11 +84,16 @@ static int ofb_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     (void)out;
     if (!st->ready)
         return HWC_ERR_STATE;
-    hwc_wipe(st->keystream, sizeof st->keystream);
+    /* The keystream block stays until the next start: it is OFB's chaining
+     * value, which hwc_get_iv reads after final too (EVP's updated IV). */
     st->used = 0;
     st->ready = 0;
     *out_len = 0;
     return HWC_OK;
+}
+
+static void ofb_get_iv(const hwc_ctx *ctx, uint8_t iv[HWC_BLOCK]) {
+    memcpy(iv, HWC_MODE_STATE_CONST(ctx, ofb_state)->keystream, HWC_BLOCK);
 }
 
 const hwc_mode_ops hwc_mode_ofb_ops = {
@@ -97,4 +102,5 @@ const hwc_mode_ops hwc_mode_ofb_ops = {
     .start = ofb_start,
     .update = ofb_update,
     .final = ofb_final,
+    .get_iv = ofb_get_iv,
 };
