@@ -97,9 +97,11 @@ HWC_TARGET_AESNI void hwc_aesni_set_key(hwc_ks *ks, const uint8_t *key, size_t k
 
 /* -------------------------------------------------------- block engine */
 
-/* b[j] = E(b[j]) for j < n, then XOR post[j] when post is given. n (LANES
- * or 1) and nr are constants after inlining. */
-AESNI_INLINE void encrypt_blocks(__m128i *b, size_t n, const __m128i *rk, unsigned nr, const __m128i *post) {
+/* b[j] = E(b[j]) for j < n (D with the decryption schedule), then XOR
+ * post[j] when post is given. n (LANES or 1), nr and decrypt are constants
+ * after inlining. */
+AESNI_INLINE void crypt_blocks(__m128i *b, size_t n, const __m128i *rk, unsigned nr, const __m128i *post,
+                               int decrypt) {
     const __m128i first = _mm_load_si128(rk);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
@@ -109,31 +111,14 @@ AESNI_INLINE void encrypt_blocks(__m128i *b, size_t n, const __m128i *rk, unsign
         const __m128i k = _mm_load_si128(rk + r);
         UNROLL_LANES
         for (size_t j = 0; j < n; j++)
-            b[j] = _mm_aesenc_si128(b[j], k);
+            b[j] = decrypt ? _mm_aesdec_si128(b[j], k) : _mm_aesenc_si128(b[j], k);
     }
     const __m128i last = _mm_load_si128(rk + nr);
     UNROLL_LANES
-    for (size_t j = 0; j < n; j++)
-        b[j] = _mm_aesenclast_si128(b[j], post ? _mm_xor_si128(last, post[j]) : last);
-}
-
-/* Same with the decryption schedule. */
-AESNI_INLINE void decrypt_blocks(__m128i *b, size_t n, const __m128i *rk, unsigned nr, const __m128i *post) {
-    const __m128i first = _mm_load_si128(rk);
-    UNROLL_LANES
-    for (size_t j = 0; j < n; j++)
-        b[j] = _mm_xor_si128(b[j], first);
-    UNROLL_ROUNDS
-    for (unsigned r = 1; r < nr; r++) {
-        const __m128i k = _mm_load_si128(rk + r);
-        UNROLL_LANES
-        for (size_t j = 0; j < n; j++)
-            b[j] = _mm_aesdec_si128(b[j], k);
+    for (size_t j = 0; j < n; j++) {
+        const __m128i k = post ? _mm_xor_si128(last, post[j]) : last;
+        b[j] = decrypt ? _mm_aesdeclast_si128(b[j], k) : _mm_aesenclast_si128(b[j], k);
     }
-    const __m128i last = _mm_load_si128(rk + nr);
-    UNROLL_LANES
-    for (size_t j = 0; j < n; j++)
-        b[j] = _mm_aesdeclast_si128(b[j], post ? _mm_xor_si128(last, post[j]) : last);
 }
 
 /* Rounds 1..nr of blocks already XORed with the first round key; the last
@@ -169,17 +154,6 @@ AESNI_INLINE __m128i encrypt_whitened(__m128i x, const __m128i k[AESNI_MAX_ROUND
     return _mm_aesenclast_si128(x, last);
 }
 
-/* Instantiate BODY(..., nr) for the key's round count. */
-#define FOR_ROUNDS(ks, call_10, call_12, call_14) \
-    do {                                            \
-        switch (aesni_rounds(ks)) {                 \
-        case 10: call_10; break;                    \
-        case 12: call_12; break;                    \
-        default: call_14; break;                    \
-        }                                           \
-    } while (0)
-#define BY_ROUNDS(ks, body, ...) FOR_ROUNDS(ks, body(__VA_ARGS__, 10), body(__VA_ARGS__, 12), body(__VA_ARGS__, 14))
-
 /* ------------------------------------------------------------------ ECB */
 
 AESNI_INLINE void ecb_step(const __m128i *rk, unsigned nr, int decrypt, uint8_t *out, const uint8_t *in, size_t n) {
@@ -187,10 +161,7 @@ AESNI_INLINE void ecb_step(const __m128i *rk, unsigned nr, int decrypt, uint8_t 
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         b[j] = loadu(in + 16 * j);
-    if (decrypt)
-        decrypt_blocks(b, n, rk, nr, NULL);
-    else
-        encrypt_blocks(b, n, rk, nr, NULL);
+    crypt_blocks(b, n, rk, nr, NULL, decrypt);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
@@ -232,7 +203,7 @@ AESNI_INLINE void ctr32_step(const __m128i *rk, unsigned nr, __m128i *counter, u
         *counter = _mm_add_epi32(*counter, one);
         data[j] = loadu(in + 16 * j);
     }
-    encrypt_blocks(b, n, rk, nr, data);
+    crypt_blocks(b, n, rk, nr, data, 0);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
@@ -371,7 +342,7 @@ AESNI_INLINE void cbc_dec_step(const __m128i *rk, unsigned nr, __m128i *iv, uint
             prev[j + 1] = b[j];
     }
     *iv = b[n - 1];
-    decrypt_blocks(b, n, rk, nr, prev);
+    crypt_blocks(b, n, rk, nr, prev, 1);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
@@ -426,7 +397,7 @@ AESNI_INLINE void cfb_dec_step(const __m128i *rk, unsigned nr, __m128i *iv, uint
             b[j + 1] = cipher[j];
     }
     *iv = cipher[n - 1];
-    encrypt_blocks(b, n, rk, nr, cipher);
+    crypt_blocks(b, n, rk, nr, cipher, 0);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
@@ -629,10 +600,7 @@ AESNI_INLINE void xts_blocks(const __m128i *rk, unsigned nr, int decrypt, const 
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         b[j] = _mm_xor_si128(loadu(in + 16 * j), tw[j]);
-    if (decrypt)
-        decrypt_blocks(b, n, rk, nr, tw);
-    else
-        encrypt_blocks(b, n, rk, nr, tw);
+    crypt_blocks(b, n, rk, nr, tw, decrypt);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
@@ -828,7 +796,7 @@ AESNI_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decryp
             counter = _mm_add_epi32(counter, one);
             data[j] = loadu(in + 16 * j);
         }
-        encrypt_blocks(b, LANES, rk, nr, data);
+        crypt_blocks(b, LANES, rk, nr, data, 0);
         UNROLL_LANES
         for (unsigned j = 0; j < LANES; j++)
             storeu(out + 16 * j, b[j]);

@@ -20,22 +20,24 @@ static HWC_TARGET_PCLMUL __m128i polyval_mul(__m128i a, __m128i b) {
     return clmul_acc_reduce(&acc);
 }
 
-/* Fill the key with h^1..h^8 (h in the POLYVAL domain). */
-static HWC_TARGET_PCLMUL void pclmul_fill_key(hwc_ghash_key *key, __m128i h) {
-    pclmul_ghash_key k;
+/* The key setup of both x86 GHASH back ends (x86_internal.h). */
+static HWC_TARGET_PCLMUL void fill_key(hwc_ghash_key *key, __m128i h, const x86_ghash_layout *layout) {
+    hwc_ghash_key k;
+    memset(&k, 0, sizeof k);
     __m128i power = h;
-    for (unsigned i = 0; i < PCLMUL_POWERS; i++) {
-        if (i != 0)
+    for (unsigned e = 1; e <= layout->powers; e++) {
+        if (e != 1)
             power = polyval_mul(power, h);
-        _mm_store_si128((__m128i *)(void *)k.power[i], power);
-        _mm_store_si128((__m128i *)(void *)k.karatsuba[i], _mm_xor_si128(power, _mm_shuffle_epi32(power, 0x4e)));
+        const size_t slot = 16 * (layout->descending ? layout->powers - e : e - 1);
+        _mm_storeu_si128((__m128i *)(void *)(k.bytes + layout->power_offset + slot), power);
+        _mm_storeu_si128((__m128i *)(void *)(k.bytes + layout->karatsuba_offset + slot),
+                         _mm_xor_si128(power, _mm_shuffle_epi32(power, 0x4e)));
     }
-    memset(key->bytes, 0, sizeof key->bytes);
-    memcpy(key->bytes, &k, sizeof k);
+    memcpy(key->bytes, k.bytes, sizeof key->bytes);
     hwc_wipe(&k, sizeof k);
 }
 
-static HWC_TARGET_PCLMUL void pclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+HWC_TARGET_PCLMUL void hwc_x86_ghash_init(hwc_ghash_key *key, const uint8_t h[16], const x86_ghash_layout *layout) {
     /* H' = mulX_POLYVAL(ByteReverse(H)): shift left one bit as a
      * little-endian integer, folding the bit shifted out back as Q's low
      * terms. Masked, not branched: H is secret. */
@@ -45,11 +47,22 @@ static HWC_TARGET_PCLMUL void pclmul_ghash_init(hwc_ghash_key *key, const uint8_
     lo = lo << 1;
     hi ^= 0xC200000000000000ull & carry_mask;
     lo ^= 1u & carry_mask;
-    pclmul_fill_key(key, _mm_set_epi64x((long long)hi, (long long)lo));
+    fill_key(key, _mm_set_epi64x((long long)hi, (long long)lo), layout);
 }
 
-static HWC_TARGET_PCLMUL void pclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    pclmul_fill_key(key, _mm_loadu_si128((const __m128i *)(const void *)h));
+HWC_TARGET_PCLMUL void hwc_x86_polyval_init(hwc_ghash_key *key, const uint8_t h[16], const x86_ghash_layout *layout) {
+    fill_key(key, _mm_loadu_si128((const __m128i *)(const void *)h), layout);
+}
+
+static const x86_ghash_layout pclmul_layout = {PCLMUL_POWERS, 0, offsetof(pclmul_ghash_key, power),
+                                               offsetof(pclmul_ghash_key, karatsuba)};
+
+static void pclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_ghash_init(key, h, &pclmul_layout);
+}
+
+static void pclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_polyval_init(key, h, &pclmul_layout);
 }
 
 /* One block, byte-reversed when hashing GHASH. */

@@ -14,9 +14,9 @@
  * x86_internal.h). A tail of n < 16 blocks uses the last n powers of the
  * same table. No branch or address depends on H or the data.
  *
- * Key layout (hwc_ghash_key, 512 bytes, all used): see vpclmul_ghash_key.
- * The fused GCM kernels of the "vaes" back end (aes_vaes.c) read the same
- * layout; the two definitions must stay identical.
+ * Key layout (hwc_ghash_key, 512 bytes, all used): vpclmul_ghash_key in
+ * x86_internal.h, which the fused GCM kernels of "vaes" and "vaes512" read
+ * too; the key setup is the one of ghash_pclmul.c with that layout.
  */
 #if defined(__x86_64__)
 
@@ -25,73 +25,35 @@
 #define HWC_TARGET_VPCLMUL __attribute__((target("avx2,pclmul,vpclmulqdq,ssse3")))
 #define VPCLMUL_INLINE HWC_X86_INLINE HWC_TARGET_VPCLMUL
 
-#define VPCLMUL_POWERS 16 /* blocks per reduction */
 #define VPCLMUL_PAIRS (VPCLMUL_POWERS / 2)
 
-/* pair[m] holds, in its low lane, the power for block 2m of a sixteen-block
- * step and in its high lane the power for block 2m + 1: H^(16-2m) and
- * H^(15-2m) (POLYVAL domain, powers under dot()). karatsuba[m] holds the
- * same two powers as hi ^ lo in both halves of each lane. */
-typedef struct vpclmul_ghash_key {
-    alignas(32) uint8_t pair[VPCLMUL_PAIRS][32];
-    alignas(32) uint8_t karatsuba[VPCLMUL_PAIRS][32];
-} vpclmul_ghash_key;
-
-_Static_assert(sizeof(vpclmul_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL GHASH key must fit in hwc_ghash_key");
-
+/* Pair m (32 bytes at slot 2m) holds the powers for blocks 2m and 2m + 1 of
+ * a sixteen-block step, H^(16-2m) and H^(15-2m). */
 static inline const __m256i *key_pair(const hwc_ghash_key *key, unsigned m) {
-    return (const __m256i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, pair) + 32 * m);
+    return (const __m256i *)(const void *)(vpclmul_power_slots(key) + 32 * m);
 }
 static inline const __m256i *key_karatsuba(const hwc_ghash_key *key, unsigned m) {
-    return (const __m256i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, karatsuba) + 32 * m);
+    return (const __m256i *)(const void *)(vpclmul_karatsuba_slots(key) + 32 * m);
 }
 /* H^e alone (e in 1..16), as its 16 bytes inside the pair table. */
 static inline const __m128i *key_power(const hwc_ghash_key *key, unsigned e) {
-    unsigned slot = VPCLMUL_POWERS - e; /* block position 0..15 that H^e serves */
-    return (const __m128i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, pair) + 16 * slot);
+    return (const __m128i *)(const void *)(vpclmul_power_slots(key) + 16 * (VPCLMUL_POWERS - e));
 }
 static inline const __m128i *key_power_karatsuba(const hwc_ghash_key *key, unsigned e) {
-    unsigned slot = VPCLMUL_POWERS - e;
-    return (const __m128i *)(const void *)(key->bytes + offsetof(vpclmul_ghash_key, karatsuba) + 16 * slot);
+    return (const __m128i *)(const void *)(vpclmul_karatsuba_slots(key) + 16 * (VPCLMUL_POWERS - e));
 }
 
 /* ------------------------------------------------------------ key setup */
 
-static HWC_TARGET_PCLMUL __m128i polyval_mul(__m128i a, __m128i b) {
-    clmul_acc acc;
-    clmul_acc_first(&acc, a, b, _mm_xor_si128(b, _mm_shuffle_epi32(b, 0x4e)));
-    return clmul_acc_reduce(&acc);
+static const x86_ghash_layout vpclmul_layout = {VPCLMUL_POWERS, 1, offsetof(vpclmul_ghash_key, power),
+                                                offsetof(vpclmul_ghash_key, karatsuba)};
+
+static void vpclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_ghash_init(key, h, &vpclmul_layout);
 }
 
-/* Fill the key with h^1..h^16 (h in the POLYVAL domain). */
-static HWC_TARGET_PCLMUL void vpclmul_fill_key(hwc_ghash_key *key, __m128i h) {
-    vpclmul_ghash_key k;
-    __m128i power = h;
-    for (unsigned e = 1; e <= VPCLMUL_POWERS; e++) {
-        if (e != 1)
-            power = polyval_mul(power, h);
-        unsigned slot = VPCLMUL_POWERS - e;
-        _mm_storeu_si128((__m128i *)(void *)(&k.pair[0][0] + 16 * slot), power);
-        _mm_storeu_si128((__m128i *)(void *)(&k.karatsuba[0][0] + 16 * slot),
-                         _mm_xor_si128(power, _mm_shuffle_epi32(power, 0x4e)));
-    }
-    memcpy(key->bytes, &k, sizeof k);
-    hwc_wipe(&k, sizeof k);
-}
-
-static HWC_TARGET_PCLMUL void vpclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    /* H' = mulX_POLYVAL(ByteReverse(H)), the fold masked (H is secret). */
-    uint64_t hi = hwc_load_be64(h), lo = hwc_load_be64(h + 8);
-    uint64_t carry_mask = 0 - (hi >> 63);
-    hi = (hi << 1) | (lo >> 63);
-    lo = lo << 1;
-    hi ^= 0xC200000000000000ull & carry_mask;
-    lo ^= 1u & carry_mask;
-    vpclmul_fill_key(key, _mm_set_epi64x((long long)hi, (long long)lo));
-}
-
-static HWC_TARGET_PCLMUL void vpclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    vpclmul_fill_key(key, _mm_loadu_si128((const __m128i *)(const void *)h));
+static void vpclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_polyval_init(key, h, &vpclmul_layout);
 }
 
 /* --------------------------------------------------------------- kernel */

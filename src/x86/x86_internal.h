@@ -66,6 +66,28 @@ void hwc_aesni_ccm_enc(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8
 void hwc_aesni_ccm_dec(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
                        size_t nblocks);
 
+#define HWC_X86_INLINE static inline __attribute__((always_inline))
+
+/* Unaligned 16-byte loads and stores (plain SSE2, any back end). */
+HWC_X86_INLINE __m128i x86_loadu(const uint8_t *p) {
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+HWC_X86_INLINE void x86_storeu(uint8_t *p, __m128i v) {
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+}
+
+/* Instantiate BODY(..., nr) for an AES-NI key's round count, so that round
+ * loops run with a constant trip count. */
+#define FOR_ROUNDS(ks, call_10, call_12, call_14) \
+    do {                                            \
+        switch (aesni_rounds(ks)) {                 \
+        case 10: call_10; break;                    \
+        case 12: call_12; break;                    \
+        default: call_14; break;                    \
+        }                                           \
+    } while (0)
+#define BY_ROUNDS(ks, body, ...) FOR_ROUNDS(ks, body(__VA_ARGS__, 10), body(__VA_ARGS__, 12), body(__VA_ARGS__, 14))
+
 static inline const __m128i *aesni_enc_keys(const hwc_ks *ks) {
     return (const __m128i *)(const void *)(ks->bytes + offsetof(aesni_schedule, enc));
 }
@@ -101,12 +123,49 @@ static inline const __m128i *pclmul_karatsuba(const hwc_ghash_key *key, unsigned
     return (const __m128i *)(const void *)(key->bytes + offsetof(pclmul_ghash_key, karatsuba) + 16 * (exponent - 1));
 }
 
+/* ----------------------------------------------- VPCLMULQDQ GHASH key */
+
+#define VPCLMUL_POWERS 16 /* blocks per reduction of the "vpclmul" back end */
+
+/* Layout in hwc_ghash_key of the "vpclmul" GHASH back end (ghash_vpclmul.c),
+ * which the fused GCM kernels of "vaes" and "vaes512" read too: the powers
+ * H^16..H^1 in consecutive 16-byte slots (slot s = H^(16-s), the power for
+ * block s of a sixteen-block step), then their Karatsuba halves (hi ^ lo in
+ * both halves) in the same order. So 32 bytes at slot 2m are the powers of
+ * a 256-bit register m, 64 bytes at slot 4q those of a 512-bit register q. */
+typedef struct vpclmul_ghash_key {
+    alignas(64) uint8_t power[VPCLMUL_POWERS][16];
+    alignas(64) uint8_t karatsuba[VPCLMUL_POWERS][16];
+} vpclmul_ghash_key;
+
+_Static_assert(sizeof(vpclmul_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL GHASH key must fit in hwc_ghash_key");
+
+static inline const uint8_t *vpclmul_power_slots(const hwc_ghash_key *key) {
+    return key->bytes + offsetof(vpclmul_ghash_key, power);
+}
+static inline const uint8_t *vpclmul_karatsuba_slots(const hwc_ghash_key *key) {
+    return key->bytes + offsetof(vpclmul_ghash_key, karatsuba);
+}
+
+/* Fills a GHASH back end's key (pclmul_ghash_key, vpclmul_ghash_key) from H
+ * (ghash_pclmul.c): the powers h^1..h^n of the POLYVAL-domain key, h^e at
+ * power + 16 * slot(e) and hi ^ lo of it at karatsuba + 16 * slot(e), with
+ * slot(e) = e - 1 (ascending) or n - e (descending); the rest of the key
+ * zeroed. The GHASH key is H' = mulX_POLYVAL(ByteReverse(H)), the POLYVAL
+ * key H itself. */
+typedef struct x86_ghash_layout {
+    unsigned powers;
+    int descending;
+    size_t power_offset, karatsuba_offset;
+} x86_ghash_layout;
+void hwc_x86_ghash_init(hwc_ghash_key *key, const uint8_t h[16], const x86_ghash_layout *layout);
+void hwc_x86_polyval_init(hwc_ghash_key *key, const uint8_t h[16], const x86_ghash_layout *layout);
+
 /* An unreduced sum of 256-bit products, in Karatsuba form. */
 typedef struct clmul_acc {
     __m128i lo, mid, hi;
 } clmul_acc;
 
-#define HWC_X86_INLINE static inline __attribute__((always_inline))
 
 /* Plain SSE2 (no target), usable from any x86 back end. */
 HWC_X86_INLINE __m128i pclmul_byteswap_mask(void) {

@@ -1,0 +1,669 @@
+/*
+ * The VAES back ends' kernels, written once for any register width and
+ * instantiated by aes_vaes.c (256-bit registers, two blocks each: "vaes")
+ * and aes_vaes512.c (512-bit, four blocks: "vaes512"). A new width is a new
+ * instance file, never a copy of this one.
+ *
+ * What an instance defines before including this file:
+ *   VAES_TARGET            the function target attribute
+ *   LANES                  blocks per register (2, 4)
+ *   vec                    the register type
+ *   the primitives below   (v_loadu ... v_lane_counts), one line each
+ *   NARROW(ks)             the table that takes inputs below one batch,
+ *                          tails, and lead-ins (OCB)
+ *   GCM_WIDE_MIN           fewest blocks the fused GCM takes here; below,
+ *                          gcm_tail() gets everything
+ *   GCM_COUNT_IN_PLACE     1: count on the big-endian counter's last byte
+ *                          while it does not wrap in the batch; 0: always
+ *                          on the byte-reversed counter
+ *   gcm_table, gcm_table_init(), gcm_table_wipe(), gcm_table_power(),
+ *   gcm_table_karatsuba()  the H powers of one batch: 16 * LANES bytes
+ *                          for register q at gcm_table_*(t, q), slot s of
+ *                          the batch holding H^(BATCH - s)
+ *   gcm_tail()             what runs after the whole batches (0: the mode
+ *                          finishes the tail)
+ *   VAES_NAME, VAES_CAPS, VAES_GETTER, vaes_set_key  the table
+ *
+ * Speed model (both widths): VAESENC issues as often as AESENC, so a
+ * register of LANES blocks costs what one block costs with AES-NI; eight
+ * registers in flight (a batch of 8 * LANES blocks) cover the latency.
+ * The serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM) are the aesni
+ * kernels themselves (latency-bound at any width; same key layout).
+ *
+ * The key schedule is the AES-NI one (x86_internal.h); round keys are
+ * broadcast to all lanes as they are used. An XOR applied right after the
+ * cipher (CTR data, XTS/OCB offsets, CBC chaining) is folded into the last
+ * round key.
+ *
+ * Per-batch values, computed in registers:
+ *   - CTR: the byte-reversed counter is a little-endian integer; lane k of
+ *     register m gets + LANES*m + k (PADDD for CTR32; PADDQ for CTR128 when
+ *     the low 64 bits cannot carry within the batch, else that batch goes
+ *     narrow).
+ *   - CBC/CFB decryption: register j's chaining blocks are one unaligned
+ *     load 16 bytes back; register 0's start with the previous batch's
+ *     last block (v_chain_first).
+ *   - XTS: register m holds the tweaks of blocks LANES*m..; each batch
+ *     multiplies every register by alpha^BATCH (a lane rotation by BATCH/8
+ *     bytes and one carry-less multiply folding back the bits that left the
+ *     top), so no tweak waits on another.
+ *   - OCB: in a batch starting at a block index i = BATCH*q + 1,
+ *     Offset_{i-1+k} = Offset_{i-1} ^ R_k with R_k = L[ntz(1)] ^ ... ^
+ *     L[ntz(k)] for k < BATCH (the same for every batch); the last block
+ *     adds L[ntz(BATCH*(q+1))]. Input not starting on such an index first
+ *     goes narrow up to the next one.
+ *   - GCM: CTR32 of a batch interleaved with GHASH of a batch of
+ *     ciphertext (the previous one when encrypting, the current one when
+ *     decrypting) over rounds 1..8, one reduction per batch. With
+ *     GCM_COUNT_IN_PLACE the counter stays big-endian: while its last byte
+ *     does not wrap within the batch PADDD on that byte counts directly,
+ *     with no byte swap (faster at 256 bits; at 512 bits, where a batch
+ *     wraps the byte one time in eight, the plain byte-reversed count
+ *     measured faster).
+ *
+ * Constant time: VAES, VPCLMULQDQ and the vector ALU have no data-dependent
+ * timing; branches and table indices depend on lengths, the public
+ * counter's carry positions (CTR128, GCM) and OCB block indices only.
+ */
+#ifndef HWC_VAES_WIDE_INSTANCE
+#error "aes_vaes_wide.h is included by an instance file (aes_vaes.c, aes_vaes512.c) only"
+#endif
+
+#define V_INLINE HWC_X86_INLINE VAES_TARGET
+/* The wide bodies stay out of line, so that the entry points, which hand
+ * short inputs over, do no more than a call for them. */
+#define V_NOINLINE VAES_TARGET __attribute__((noinline))
+
+#define WIDE 8                   /* registers in flight */
+#define BATCH (LANES * WIDE)     /* blocks per batch */
+#define BATCH_BYTES (16 * BATCH)
+#define VBYTES (16 * LANES)      /* bytes per register */
+
+V_INLINE vec round_key(const __m128i *rk, unsigned r) {
+    return v_bcast(_mm_load_si128(rk + r));
+}
+
+V_INLINE vec byteswap_lanes(void) {
+    return v_bcast(pclmul_byteswap_mask());
+}
+
+/* -------------------------------------------------------- block engine */
+
+/* b[j] = E(b[j]) ^ post[j] (D with the decryption schedule; post may be
+ * NULL), j < WIDE. decrypt and nr are constants after inlining. */
+V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+    const vec first = round_key(rk, 0);
+    for (unsigned j = 0; j < WIDE; j++)
+        b[j] = v_xor(b[j], first);
+    for (unsigned r = 1; r < nr; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
+    }
+    const vec last = round_key(rk, nr);
+    for (unsigned j = 0; j < WIDE; j++) {
+        const vec k = post ? v_xor(last, post[j]) : last;
+        b[j] = decrypt ? v_aesdeclast(b[j], k) : v_aesenclast(b[j], k);
+    }
+}
+
+V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
+    return decrypt ? aesni_dec_keys(ks) : aesni_enc_keys(ks);
+}
+
+/* ------------------------------------------------------------------ ECB */
+
+V_INLINE void ecb_body(const hwc_ks *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t nbatches,
+                       unsigned nr) {
+    const __m128i *rk = schedule(ks, decrypt);
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
+        vec b[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_loadu(in + VBYTES * j);
+        crypt_wide(b, rk, nr, NULL, decrypt);
+        for (unsigned j = 0; j < WIDE; j++)
+            v_storeu(out + VBYTES * j, b[j]);
+    }
+}
+
+static V_NOINLINE void ecb_enc_batches(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nbatches) {
+    BY_ROUNDS(ks, ecb_body, ks, 0, out, in, nbatches);
+}
+
+static V_NOINLINE void ecb_dec_batches(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nbatches) {
+    BY_ROUNDS(ks, ecb_body, ks, 1, out, in, nbatches);
+}
+
+static void vaes_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        ecb_enc_batches(ks, out, in, wide);
+    if (nblocks % BATCH != 0)
+        NARROW(ks)->ecb_enc(ks, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+static void vaes_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        ecb_dec_batches(ks, out, in, wide);
+    if (nblocks % BATCH != 0)
+        NARROW(ks)->ecb_dec(ks, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+/* ------------------------------------------------------------------ CTR */
+
+/* One batch of CTR: counters[j] are byte-reversed counters. */
+V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, const vec counters[WIDE], uint8_t *out, const uint8_t *in) {
+    const vec bswap = byteswap_lanes();
+    vec b[WIDE], data[WIDE];
+    for (unsigned j = 0; j < WIDE; j++) {
+        b[j] = v_shuffle8(counters[j], bswap);
+        data[j] = v_loadu(in + VBYTES * j);
+    }
+    crypt_wide(b, rk, nr, data, 0);
+    for (unsigned j = 0; j < WIDE; j++)
+        v_storeu(out + VBYTES * j, b[j]);
+}
+
+/* CTR32: PADDD on the low 32-bit word of the byte-reversed counter is the
+ * increment mod 2^32. */
+V_INLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nbatches,
+                         unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    const __m128i bswap = pclmul_byteswap_mask();
+    vec base = v_add32(v_bcast(_mm_shuffle_epi8(x86_loadu(ctr), bswap)), v_lane_words(0, 1));
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
+        vec counters[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            counters[j] = v_add32(base, v_lane_words((int)(LANES * j), 0));
+        base = v_add32(base, v_lane_words(BATCH, 0));
+        ctr_batch(rk, nr, counters, out, in);
+    }
+    x86_storeu(ctr, _mm_shuffle_epi8(v_low(base), bswap));
+}
+
+static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                     size_t nbatches) {
+    BY_ROUNDS(ks, ctr32_body, ks, ctr, out, in, nbatches);
+}
+
+/* Below sixteen blocks (one 256-bit batch) straight to aesni: GCM's short
+ * messages pay no hand-over chain. */
+static void vaes_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (nblocks < 16) {
+        hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
+        return;
+    }
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        ctr32_batches(ks, ctr, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_ctr32(NARROW(ks), ks, ctr, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+/* CTR128: a batch whose low 64 bits cannot carry runs on PADDQ; the rare
+ * batch where they do (once per 2^64 blocks) goes narrow. The counter is
+ * public, so branching on it is fine. */
+V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nbatches,
+                          unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
+        if (lo > UINT64_MAX - (BATCH - 1)) {
+            hwc_store_be64(ctr, hi);
+            hwc_store_be64(ctr + 8, lo);
+            k_ctr128(NARROW(ks), ks, ctr, out, in, BATCH);
+            hi = hwc_load_be64(ctr);
+            lo = hwc_load_be64(ctr + 8);
+            continue;
+        }
+        /* No carry within the batch: lane k is (hi, lo + k), register j
+         * adds LANES * j to the low halves. */
+        const vec base = v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)), v_lane_words(0, 1));
+        vec counters[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            counters[j] = v_add64(base, v_lane_words((int)(LANES * j), 0));
+        ctr_batch(rk, nr, counters, out, in);
+        lo += BATCH;
+        hi += (lo < BATCH); /* carry out of the low half */
+    }
+    hwc_store_be64(ctr, hi);
+    hwc_store_be64(ctr + 8, lo);
+}
+
+static V_NOINLINE void ctr128_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                      size_t nbatches) {
+    BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nbatches);
+}
+
+static void vaes_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        ctr128_batches(ks, ctr, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_ctr128(NARROW(ks), ks, ctr, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+/* ---------------------------------------------------------- CBC, CFB */
+
+/* CBC decryption P_j = D(C_j) ^ C_{j-1} and CFB decryption P_j =
+ * E(C_{j-1}) ^ C_j share the chaining inputs: register j's are one
+ * unaligned load 16 bytes back for j >= 1; register 0's are the previous
+ * batch's last block followed by the batch's first LANES - 1. All loads come
+ * before the stores, so out == in works. */
+V_INLINE void chained_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                           size_t nbatches, unsigned nr) {
+    const __m128i *rk = schedule(ks, !cfb);
+    vec chain = v_bcast(x86_loadu(iv));
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
+        vec cipher[WIDE], prev[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            cipher[j] = v_loadu(in + VBYTES * j);
+        prev[0] = v_chain_first(chain, cipher[0]);
+        for (unsigned j = 1; j < WIDE; j++)
+            prev[j] = v_loadu(in + VBYTES * j - 16);
+        chain = cipher[WIDE - 1];
+        if (cfb) {
+            crypt_wide(prev, rk, nr, cipher, 0);
+            for (unsigned j = 0; j < WIDE; j++)
+                v_storeu(out + VBYTES * j, prev[j]);
+        } else {
+            crypt_wide(cipher, rk, nr, prev, 1);
+            for (unsigned j = 0; j < WIDE; j++)
+                v_storeu(out + VBYTES * j, cipher[j]);
+        }
+    }
+    x86_storeu(iv, v_last(chain));
+}
+
+static V_NOINLINE void cbc_dec_batches(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                       size_t nbatches) {
+    BY_ROUNDS(ks, chained_body, ks, 0, iv, out, in, nbatches);
+}
+
+static V_NOINLINE void cfb_dec_batches(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                       size_t nbatches) {
+    BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nbatches);
+}
+
+static void vaes_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        cbc_dec_batches(ks, iv, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_cbc_dec(NARROW(ks), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+static void vaes_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        cfb_dec_batches(ks, iv, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_cfb_dec(NARROW(ks), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+/* ------------------------------------------------------------------ XTS */
+
+/* Each lane times alpha^BATCH: rotate the lane left by BATCH/8 bytes, which
+ * is the BATCH-bit shift with the bits c leaving the top already back at
+ * the bottom; the result needs c * 0x87 there instead of c, so XOR in the
+ * carry-less product c * 0x86 (below 2^(BATCH+8)). */
+V_INLINE vec xts_mul_alpha_batch(vec t) {
+    const vec poly = v_lane_words(0x86, 0);
+    const vec low = v_lane_words((int)(uint32_t)((1ull << BATCH) - 1), 0);
+    const vec rotated = v_rotate_lanes(t);
+    return v_xor(rotated, v_clmul(v_and(rotated, low), poly, 0x00));
+}
+
+/* Each lane times alpha^k, k (0..8) given per 64-bit half (both halves of a
+ * lane equal): a k-bit shift across the lane's halves; the k bits leaving
+ * the top fold back as their carry-less product with 0x87 (below 2^16). A
+ * count of 0 leaves the lane as is (the right shift by 64 gives 0). For the
+ * first batch only. */
+V_INLINE vec xts_mul_alpha_k(vec t, vec k) {
+    const vec poly = v_lane_words(0x87, 0);
+    const vec up = v_sllv64(t, k);
+    const vec carry = v_srlv64(t, v_sub64(v_set1_64(64), k)); /* bits leaving each half */
+    return v_xor(v_xor(up, v_bslli8(carry)), v_clmul(carry, poly, 0x01));
+}
+
+/* Register j holds the tweaks of blocks LANES*j.. of the batch. The first
+ * batch: register 0 is T times alpha^0..LANES-1 (per-lane shift counts),
+ * registers 1..D-1 (D = 8 / LANES) register 0 times alpha^(LANES*j), and
+ * register j >= D register j - D times alpha^8. */
+V_INLINE void xts_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                       size_t nbatches, unsigned nr) {
+    enum { D = 8 / LANES };
+    const __m128i *rk = schedule(ks, decrypt);
+    vec tweaks[WIDE];
+    tweaks[0] = xts_mul_alpha_k(v_bcast(x86_loadu(tweak)), v_lane_counts());
+    for (unsigned j = 1; j < D; j++)
+        tweaks[j] = xts_mul_alpha_k(tweaks[0], v_set1_64((long long)(LANES * j)));
+    for (unsigned j = D; j < WIDE; j++)
+        tweaks[j] = xts_mul_alpha_k(tweaks[j - D], v_set1_64(8));
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
+        vec b[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_xor(v_loadu(in + VBYTES * j), tweaks[j]);
+        crypt_wide(b, rk, nr, tweaks, decrypt);
+        for (unsigned j = 0; j < WIDE; j++) {
+            v_storeu(out + VBYTES * j, b[j]);
+            tweaks[j] = xts_mul_alpha_batch(tweaks[j]);
+        }
+    }
+    x86_storeu(tweak, v_low(tweaks[0]));
+}
+
+static V_NOINLINE void xts_enc_batches(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                       size_t nbatches) {
+    BY_ROUNDS(ks, xts_body, ks, 0, tweak, out, in, nbatches);
+}
+
+static V_NOINLINE void xts_dec_batches(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                       size_t nbatches) {
+    BY_ROUNDS(ks, xts_body, ks, 1, tweak, out, in, nbatches);
+}
+
+static void vaes_xts_enc(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        xts_enc_batches(ks, tweak, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_xts_enc(NARROW(ks), ks, tweak, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+static void vaes_xts_dec(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0)
+        xts_dec_batches(ks, tweak, out, in, wide);
+    if (nblocks % BATCH != 0)
+        k_xts_dec(NARROW(ks), ks, tweak, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
+}
+
+/* ----------------------------------------------------------------- OCB3 */
+
+/* Offsets of a batch relative to the offset before it: rel[j] holds
+ * R_{LANES*j+1}.. with R_k = L[ntz(1)] ^ ... ^ L[ntz(k)]; the last lane of
+ * rel[WIDE-1] holds R_{BATCH-1} (block BATCH's own offset depends on the
+ * batch, since ntz(BATCH*(q+1)) does). */
+typedef struct ocb_rel {
+    vec rel[WIDE];
+    __m128i r_last;
+} ocb_rel;
+
+V_INLINE void ocb_rel_init(ocb_rel *t, const uint8_t (*L)[16]) {
+    alignas(64) uint8_t r_all[BATCH][16];
+    __m128i r = _mm_setzero_si128();
+    for (unsigned k = 1; k < BATCH; k++) {
+        r = _mm_xor_si128(r, _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctz(k)]));
+        _mm_store_si128((__m128i *)(void *)r_all[k - 1], r);
+    }
+    _mm_store_si128((__m128i *)(void *)r_all[BATCH - 1], r);
+    for (unsigned j = 0; j < WIDE; j++)
+        t->rel[j] = v_loadu(r_all[LANES * j]);
+    t->r_last = r;
+    hwc_wipe(r_all, sizeof r_all);
+}
+
+V_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, __m128i *offset,
+                       vec *checksum, uint8_t *out, const uint8_t *in, size_t nbatches, unsigned nr) {
+    const __m128i *rk = schedule(ks, decrypt);
+    ocb_rel rel;
+    ocb_rel_init(&rel, L);
+    vec sum = *checksum;
+    __m128i off = *offset;
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, index += BATCH) {
+        /* Index of the batch's last block: a multiple of BATCH, public. */
+        const __m128i l_last = _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctzll(index + BATCH - 1)]);
+        const vec base = v_bcast(off);
+        vec b[WIDE], offsets[WIDE];
+        for (unsigned j = 0; j < WIDE; j++)
+            offsets[j] = v_xor(base, rel.rel[j]);
+        off = _mm_xor_si128(_mm_xor_si128(off, rel.r_last), l_last);
+        offsets[WIDE - 1] = v_set_last(offsets[WIDE - 1], off);
+        for (unsigned j = 0; j < WIDE; j++) {
+            b[j] = v_loadu(in + VBYTES * j);
+            if (!decrypt)
+                sum = v_xor(sum, b[j]);
+            b[j] = v_xor(b[j], offsets[j]);
+        }
+        crypt_wide(b, rk, nr, offsets, decrypt);
+        for (unsigned j = 0; j < WIDE; j++) {
+            if (decrypt)
+                sum = v_xor(sum, b[j]);
+            v_storeu(out + VBYTES * j, b[j]);
+        }
+    }
+    *offset = off;
+    *checksum = sum;
+}
+
+static V_NOINLINE void ocb_batches(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index,
+                                   uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                   size_t nbatches) {
+    __m128i off = x86_loadu(offset);
+    vec sum = v_zext(x86_loadu(checksum));
+    BY_ROUNDS(ks, ocb_body, ks, decrypt, L, index, &off, &sum, out, in, nbatches);
+    x86_storeu(offset, off);
+    x86_storeu(checksum, v_fold(sum));
+}
+
+static void ocb_narrow(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                       uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    if (decrypt)
+        k_ocb_dec(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
+    else
+        k_ocb_enc(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
+}
+
+static void vaes_ocb(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                     uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    /* Narrow up to the next index that is 1 mod BATCH. */
+    size_t lead = (size_t)((BATCH + 1 - index % BATCH) % BATCH);
+    if (lead > nblocks)
+        lead = nblocks;
+    const size_t wide = (nblocks - lead) / BATCH;
+    if (wide == 0) {
+        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, nblocks);
+        return;
+    }
+    if (lead != 0) {
+        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, lead);
+        index += lead;
+        in += 16 * lead;
+        out += 16 * lead;
+        nblocks -= lead;
+    }
+    ocb_batches(ks, decrypt, L, index, offset, checksum, out, in, wide);
+    index += wide * BATCH;
+    in += wide * BATCH_BYTES;
+    out += wide * BATCH_BYTES;
+    nblocks -= wide * BATCH;
+    if (nblocks != 0)
+        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, nblocks);
+}
+
+static void vaes_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
+                         uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    vaes_ocb(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
+                         uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    vaes_ocb(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+/* ------------------------------------------------------------------ GCM */
+
+/* An unreduced sum of 256-bit products, LANES lanes of Karatsuba parts. */
+typedef struct clmul_accv {
+    vec lo, mid, hi;
+} clmul_accv;
+
+/* Register q of a batch of ciphertext into the GHASH sum; the state joins
+ * the batch's first block. */
+V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, const uint8_t *blocks,
+                               unsigned q) {
+    vec x = v_shuffle8(v_loadu(blocks + VBYTES * q), byteswap_lanes());
+    if (q == 0)
+        x = v_xor(x, v_zext(state));
+    const vec h = v_loadu(gcm_table_power(t, q));
+    const vec h_mid = v_loadu(gcm_table_karatsuba(t, q));
+    acc->lo = v_xor(acc->lo, v_clmul(x, h, 0x00));
+    acc->hi = v_xor(acc->hi, v_clmul(x, h, 0x11));
+    acc->mid = v_xor(acc->mid, v_clmul(v_xor(x, v_swap64(x)), h_mid, 0x00));
+}
+
+V_INLINE void acc_zero(clmul_accv *acc) {
+    acc->lo = acc->mid = acc->hi = v_zero();
+}
+
+V_INLINE __m128i ghash_reduce(const clmul_accv *acc) {
+    clmul_acc r;
+    r.lo = v_fold(acc->lo);
+    r.mid = v_fold(acc->mid);
+    r.hi = v_fold(acc->hi);
+    return clmul_acc_reduce(&r);
+}
+
+/* The counter blocks of a batch, whitened with round key 0. prefix is the
+ * big-endian counter block in every lane; counter its last word. */
+V_INLINE void gcm_counters(vec b[WIDE], vec prefix, uint32_t counter, vec first) {
+    const vec base = v_set_last_word(prefix, __builtin_bswap32(counter));
+    if (GCM_COUNT_IN_PLACE && (counter & 0xff) <= 0x100 - BATCH) {
+        /* The last byte does not wrap: add to it in place. */
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_xor(v_add32(base, v_lane_top_words((int)((LANES * j) << 24), 1 << 24)), first);
+    } else {
+        const vec bswap = byteswap_lanes();
+        const vec reversed = v_shuffle8(base, bswap);
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * j), 1)), bswap), first);
+    }
+}
+
+/* One batch: CTR32 encryption of BATCH blocks (in -> out) with GHASH of the
+ * BATCH blocks at hash_in (or none) spread over rounds 1..8. Returns the
+ * new GHASH state (POLYVAL domain). */
+V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, vec prefix, uint32_t counter,
+                           __m128i state, const uint8_t *hash_in, uint8_t *out, const uint8_t *in) {
+    vec b[WIDE];
+    clmul_accv acc;
+    acc_zero(&acc);
+    gcm_counters(b, prefix, counter, round_key(rk, 0));
+    /* nr >= 10, so rounds 1..8 each carry one register of GHASH work. */
+    for (unsigned r = 1; r <= WIDE; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_aesenc(b[j], k);
+        if (hash_in)
+            ghash_batch_part(&acc, t, state, hash_in, r - 1);
+    }
+    for (unsigned r = WIDE + 1; r < nr; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < WIDE; j++)
+            b[j] = v_aesenc(b[j], k);
+    }
+    const vec last = round_key(rk, nr);
+    for (unsigned j = 0; j < WIDE; j++)
+        b[j] = v_aesenclast(b[j], v_xor(last, v_loadu(in + VBYTES * j)));
+    for (unsigned j = 0; j < WIDE; j++)
+        v_storeu(out + VBYTES * j, b[j]);
+    return hash_in ? ghash_reduce(&acc) : state;
+}
+
+/* GHASH of one batch alone (the last ciphertext of an encryption). */
+V_INLINE __m128i ghash_batch(const gcm_table *t, __m128i state, const uint8_t *blocks) {
+    clmul_accv acc;
+    acc_zero(&acc);
+    for (unsigned q = 0; q < WIDE; q++)
+        ghash_batch_part(&acc, t, state, blocks, q);
+    return ghash_reduce(&acc);
+}
+
+V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nbatches, unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    const __m128i bswap = pclmul_byteswap_mask();
+    const vec prefix = v_bcast(x86_loadu(ctr));
+    uint32_t counter = hwc_load_be32(ctr + 12);
+    __m128i state = _mm_shuffle_epi8(x86_loadu(ghash_state), bswap);
+    gcm_table t;
+    gcm_table_init(&t, hk);
+    if (decrypt) {
+        /* GHASH reads each batch's ciphertext before CTR overwrites it. */
+        for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
+            state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
+    } else {
+        /* Encryption hashes the previous batch's output while making the
+         * next one; the last batch is hashed alone. */
+        state = gcm_batch(rk, nr, &t, prefix, counter, state, NULL, out, in);
+        counter += BATCH;
+        for (nbatches--; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
+            state = gcm_batch(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
+        state = ghash_batch(&t, state, out);
+    }
+    gcm_table_wipe(&t);
+    hwc_store_be32(ctr + 12, counter);
+    x86_storeu(ghash_state, _mm_shuffle_epi8(state, bswap));
+}
+
+static V_NOINLINE void gcm_batches(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                                   uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nbatches) {
+    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, out, in, nbatches);
+}
+
+/* Whole batches from GCM_WIDE_MIN blocks, then gcm_tail() for the rest; the
+ * mode finishes whatever neither took with ctr32 and GHASH. */
+static size_t vaes_gcm(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t wide = nblocks >= GCM_WIDE_MIN ? nblocks / BATCH : 0;
+    if (wide != 0)
+        gcm_batches(ks, hk, decrypt, ctr, ghash_state, out, in, wide);
+    return wide * BATCH + gcm_tail(ks, hk, decrypt, ctr, ghash_state, out + wide * BATCH_BYTES,
+                                   in + wide * BATCH_BYTES, nblocks - wide * BATCH);
+}
+
+static size_t vaes_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks) {
+    return vaes_gcm(ks, hk, 0, ctr, ghash_state, out, in, nblocks);
+}
+
+static size_t vaes_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks) {
+    return vaes_gcm(ks, hk, 1, ctr, ghash_state, out, in, nblocks);
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const hwc_block_impl vaes_impl = {
+    .name = VAES_NAME,
+    .family = HWC_FAMILY_AES,
+    .required_caps = VAES_CAPS,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .ghash_name = "vpclmul",
+    .usable = NULL,
+    .set_key = vaes_set_key,
+    .ecb_enc = vaes_ecb_enc,
+    .ecb_dec = vaes_ecb_dec,
+    .cbc_enc = hwc_aesni_cbc_enc,
+    .cbc_dec = vaes_cbc_dec,
+    .cfb_enc = hwc_aesni_cfb_enc,
+    .cfb_dec = vaes_cfb_dec,
+    .ofb = hwc_aesni_ofb,
+    .ctr128 = vaes_ctr128,
+    .ctr32 = vaes_ctr32,
+    .xts_enc = vaes_xts_enc,
+    .xts_dec = vaes_xts_dec,
+    .cbc_mac = hwc_aesni_cbc_mac,
+    .ccm_enc = hwc_aesni_ccm_enc,
+    .ccm_dec = hwc_aesni_ccm_dec,
+    .ocb_enc = vaes_ocb_enc,
+    .ocb_dec = vaes_ocb_dec,
+    .gcm_enc = vaes_gcm_enc,
+    .gcm_dec = vaes_gcm_dec,
+};
+
+const hwc_block_impl *VAES_GETTER(void) {
+    return &vaes_impl;
+}
