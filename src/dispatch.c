@@ -34,6 +34,8 @@ static const block_getter aes_getters[] = {
 };
 static const block_getter sm4_getters[] = {
 #if defined(__x86_64__)
+    hwc_sm4_gfni512_get,
+    hwc_sm4_gfni_get,
     hwc_sm4_aesni_get,
 #endif
 #if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)

@@ -148,6 +148,8 @@ const hwc_block_impl *hwc_aes_aesni_get(void);
 const hwc_block_impl *hwc_aes_vaes_get(void);
 const hwc_block_impl *hwc_aes_vaes512_get(void);
 const hwc_block_impl *hwc_sm4_aesni_get(void);
+const hwc_block_impl *hwc_sm4_gfni_get(void);
+const hwc_block_impl *hwc_sm4_gfni512_get(void);
 const hwc_ghash_impl *hwc_ghash_pclmul_get(void);
 const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
 

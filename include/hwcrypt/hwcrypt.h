@@ -159,6 +159,7 @@ HWC_API const char *hwc_cap_name(unsigned bit); /* NULL for an unused bit */
 #define HWC_CAP_VAES (1ull << 6)
 #define HWC_CAP_VPCLMUL (1ull << 7)
 #define HWC_CAP_AVX512 (1ull << 8)
+#define HWC_CAP_GFNI (1ull << 9)
 #define HWC_CAP_ZBB (1ull << 16)
 #define HWC_CAP_ZBC (1ull << 17)
 #define HWC_CAP_ZBKB (1ull << 18)

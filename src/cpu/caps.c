@@ -20,7 +20,7 @@ struct cap_name {
 static const struct cap_name cap_names[] = {
     {"aesni", HWC_CAP_AESNI},   {"pclmul", HWC_CAP_PCLMUL}, {"ssse3", HWC_CAP_SSSE3},
     {"sse4.1", HWC_CAP_SSE41},  {"avx", HWC_CAP_AVX},       {"avx2", HWC_CAP_AVX2},
-    {"vaes", HWC_CAP_VAES},     {"vpclmul", HWC_CAP_VPCLMUL}, {"avx512", HWC_CAP_AVX512},
+    {"vaes", HWC_CAP_VAES},     {"vpclmul", HWC_CAP_VPCLMUL}, {"avx512", HWC_CAP_AVX512}, {"gfni", HWC_CAP_GFNI},
     {"zbb", HWC_CAP_ZBB},       {"zbc", HWC_CAP_ZBC},       {"zbkb", HWC_CAP_ZBKB},
     {"zbkc", HWC_CAP_ZBKC},     {"zbkx", HWC_CAP_ZBKX},     {"zkne", HWC_CAP_ZKNE},
     {"zknd", HWC_CAP_ZKND},     {"zksed", HWC_CAP_ZKSED},   {"v", HWC_CAP_V},

@@ -42,6 +42,10 @@ uint64_t hwc_cpu_probe_arch(void) {
             caps |= HWC_CAP_VPCLMUL;
         if (os_zmm && (b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL))
             caps |= HWC_CAP_AVX512;
+        /* The GFNI kernels use its VEX (ymm) and EVEX (zmm) forms, which
+         * need the registers' state saved; AVX512 covers the zmm ones. */
+        if (os_ymm && (c & bit_GFNI))
+            caps |= HWC_CAP_GFNI;
     }
     return caps;
 }
