@@ -551,13 +551,15 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
     clmul_accv acc;
     acc_zero(&acc);
     gcm_counters(b, prefix, counter, round_key(rk, 0));
-    /* nr >= 10, so rounds 1..8 each carry one register of GHASH work. */
+    /* nr >= 10, so rounds 1..8 each carry one register of GHASH work;
+     * register 0, which takes the state from the previous batch, comes
+     * last, so that state's chain (reduction, then one product) is short. */
     for (unsigned r = 1; r <= WIDE; r++) {
         const vec k = round_key(rk, r);
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = v_aesenc(b[j], k);
         if (hash_in)
-            ghash_batch_part(&acc, t, state, hash_in, r - 1);
+            ghash_batch_part(&acc, t, state, hash_in, r % WIDE);
     }
     for (unsigned r = WIDE + 1; r < nr; r++) {
         const vec k = round_key(rk, r);
@@ -576,8 +578,8 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
 V_INLINE __m128i ghash_batch(const gcm_table *t, __m128i state, const uint8_t *blocks) {
     clmul_accv acc;
     acc_zero(&acc);
-    for (unsigned q = 0; q < WIDE; q++)
-        ghash_batch_part(&acc, t, state, blocks, q);
+    for (unsigned q = 1; q <= WIDE; q++)
+        ghash_batch_part(&acc, t, state, blocks, q % WIDE); /* the state's register last */
     return ghash_reduce(&acc);
 }
 

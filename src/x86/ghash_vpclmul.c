@@ -104,12 +104,15 @@ VPCLMUL_INLINE void vpclmul_hash(const hwc_ghash_key *key, uint8_t state[16], co
 
     for (; nblocks >= VPCLMUL_POWERS; nblocks -= VPCLMUL_POWERS, in += VPCLMUL_POWERS * 16) {
         clmul_acc256 acc;
-        /* The state joins the first block: it lands in the low lane. */
-        __m256i first = _mm256_xor_si256(load_pair(in, reflect, bswap2), _mm256_zextsi128_si256(s));
-        acc256_first(&acc, first, _mm256_load_si256(key_pair(key, 0)), _mm256_load_si256(key_karatsuba(key, 0)));
-        for (unsigned m = 1; m < VPCLMUL_PAIRS; m++)
+        acc256_first(&acc, load_pair(in + 32, reflect, bswap2), _mm256_load_si256(key_pair(key, 1)),
+                     _mm256_load_si256(key_karatsuba(key, 1)));
+        for (unsigned m = 2; m < VPCLMUL_PAIRS; m++)
             acc256_add(&acc, load_pair(in + 32 * m, reflect, bswap2), _mm256_load_si256(key_pair(key, m)),
                        _mm256_load_si256(key_karatsuba(key, m)));
+        /* The state joins the first block (low lane), added last: the loop's
+         * dependency chain is then one product and the reduction. */
+        __m256i first = _mm256_xor_si256(load_pair(in, reflect, bswap2), _mm256_zextsi128_si256(s));
+        acc256_add(&acc, first, _mm256_load_si256(key_pair(key, 0)), _mm256_load_si256(key_karatsuba(key, 0)));
         clmul_acc folded = acc256_fold(&acc);
         s = clmul_acc_reduce(&folded);
     }
