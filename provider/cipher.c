@@ -13,17 +13,25 @@
  *   - XTS: each update() is one data unit under the IV given at init;
  *   - GCM TLS 1.2 records (tlsaad, tlsivfixed, tlsivgen, tlsivinv): one
  *     in-place update() of explicit IV || payload || tag;
- *   - key wrap: one update() is one wrap or unwrap.
+ *   - key wrap: one update() is one wrap or unwrap;
+ *   - OpenSSL's leniencies that programs rely on: a cipher keyed without an
+ *     IV runs on zeros, an update after final goes on from the chain, an
+ *     in-place stream fed in pieces (out = in - bytes held back) works, a
+ *     context may be copied at any point, and a failed tag check leaves no
+ *     error entry (only the failure).
  */
 #define _GNU_SOURCE /* getrandom */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h> /* OPENSSL_cleanse */
 #include <openssl/evp.h> /* EVP_CIPH_*_MODE and the TLS AEAD constants */
 #include <openssl/params.h>
 #include <openssl/prov_ssl.h> /* TLS1_VERSION, ... */
+#include <openssl/proverr.h>  /* PROV_R_*: the reasons programs look for */
 
 #include "prov.h"
 
@@ -78,8 +86,14 @@ typedef struct cipher_ctx {
     /* CCM */
     int ccm_len_set, ccm_lengths_pushed;
     uint64_t ccm_msg_len;
-    /* OCB: bytes hwcrypt holds back (< 16), to size the output */
-    size_t ocb_held;
+    /* ECB/CBC/OCB: bytes hwcrypt holds back (a partial block, or CBC's
+     * padding block), to size the output and to take in-place pieces */
+    size_t held;
+    uint8_t updated_iv[MAX_IV]; /* what the updated-iv parameter points to */
+    /* XTS decryption with equal key halves, which libhwcrypt refuses and
+     * OpenSSL's default provider takes (legacy data): the other providers'
+     * cipher does it (reached through the child library context). */
+    EVP_CIPHER_CTX *other;
     /* XTS: a data unit was processed since the IV was set */
     int xts_used;
     /* GCM TLS 1.2 */
@@ -103,6 +117,30 @@ static int needs_iv(const cipher_def *d) {
     return d->iv_len != 0 && !(d->flags & F_WRAP);
 }
 
+/* Modes whose chaining value hwc_get_iv gives (EVP's updated IV). */
+static int has_chain(const cipher_def *d) {
+    return d->evp_mode == EVP_CIPH_CBC_MODE || d->evp_mode == EVP_CIPH_CFB_MODE || d->evp_mode == EVP_CIPH_OFB_MODE ||
+           d->evp_mode == EVP_CIPH_CTR_MODE;
+}
+
+/* Stream modes: final() has nothing to do, and OpenSSL lets data go on
+ * after it (hwc_final is then never called). */
+static int is_stream(const cipher_def *d) {
+    return has_chain(d) && !(d->flags & F_PAD);
+}
+
+/* Tag lengths hwcrypt takes (libhwcrypt's rules, checked when the tag or
+ * its length is given, not at the next update). */
+static int tag_len_ok(const cipher_def *d, size_t n) {
+    if (d->flags & F_GCM)
+        return n >= 4 && n <= 16;
+    if (d->flags & F_CCM)
+        return n >= 4 && n <= 16 && n % 2 == 0;
+    if (d->flags & F_OCB)
+        return n >= 1 && n <= 16;
+    return n == 16; /* SIV, GCM-SIV */
+}
+
 static void reset_message(cipher_ctx *c) {
     c->msg_begun = 0;
     c->finished = 0;
@@ -111,7 +149,7 @@ static void reset_message(cipher_ctx *c) {
     c->ccm_len_set = 0;
     c->ccm_lengths_pushed = 0;
     c->ccm_msg_len = 0;
-    c->ocb_held = 0;
+    c->held = 0;
     c->xts_used = 0;
 }
 
@@ -142,14 +180,34 @@ static int restart(cipher_ctx *c, int new_key) {
 static int begin_message(cipher_ctx *c) {
     if (c->msg_begun)
         return 1;
+    const cipher_def *d = c->def;
     if (!c->have_key)
         return fail(c, 0, "no key set");
-    if (needs_iv(c->def) && !c->have_iv)
-        return fail(c, 0, "no IV set");
+    if (needs_iv(d) && !c->have_iv) {
+        /* OpenSSL's providers run such a cipher on an all-zero IV (KRB5KDF
+         * initialises AES-CBC so); its AEADs refuse, and so do these. */
+        if (d->flags & F_AEAD)
+            return fail(c, 0, "no IV set");
+        memset(c->iv, 0, c->ivlen);
+        c->have_iv = 1;
+        if (!restart(c, 0))
+            return 0;
+    }
+    if (c->finished && !c->failed && (d->flags & F_PAD)) {
+        /* ECB, CBC: data after final goes on from the chain, as OpenSSL's. */
+        uint8_t chain[16];
+        int cbc = d->evp_mode == EVP_CIPH_CBC_MODE;
+        int rc = cbc ? hwc_get_iv(c->hw, chain, sizeof chain) : 0;
+        if (!rc)
+            rc = hwc_init(c->hw, NULL, c->enc ? HWC_ENCRYPT : HWC_DECRYPT, NULL, 0, cbc ? chain : NULL,
+                          cbc ? sizeof chain : 0);
+        if (rc)
+            return fail(c, rc, "restart after final");
+        reset_message(c);
+    }
     if (c->failed || c->finished)
         return fail(c, 0, "message already finished; init again");
     int rc = 0;
-    const cipher_def *d = c->def;
     if (d->flags & F_PAD)
         rc = hwc_set_padding(c->hw, c->padding);
     else if ((d->flags & (F_CCM | F_OCB)) && c->enc)
@@ -169,8 +227,7 @@ static int ccm_push_lengths(cipher_ctx *c, uint64_t aad_len, uint64_t msg_len) {
         return 1;
     int rc = hwc_set_lengths(c->hw, aad_len, msg_len);
     if (!rc)
-        rc = c->enc ? hwc_set_tag_len(c->hw, c->taglen)
-                    : (c->tag_set ? hwc_set_tag(c->hw, c->tag, c->tag_set) : 0);
+        rc = c->enc || !c->tag_set ? hwc_set_tag_len(c->hw, c->taglen) : hwc_set_tag(c->hw, c->tag, c->tag_set);
     if (rc)
         return fail(c, rc, "CCM lengths");
     c->ccm_lengths_pushed = 1;
@@ -211,6 +268,7 @@ static void cipher_free(void *vctx) {
     cipher_ctx *c = vctx;
     if (!c)
         return;
+    EVP_CIPHER_CTX_free(c->other);
     hwc_ctx_free(c->hw);
     memset(c, 0, sizeof *c); /* the key copy */
     __asm__ __volatile__("" : : "r"(c) : "memory");
@@ -219,26 +277,39 @@ static void cipher_free(void *vctx) {
 
 static int set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
-/* EVP_CIPHER_CTX_copy: hwcrypt's message state cannot be copied, so a copy
- * is made only between messages (keyed, IV set, no data yet), which is
- * what copying a configured template context needs. */
+/* EVP_CIPHER_CTX_copy, at any point of a message: both go on from there. */
 static void *cipher_dup(void *vctx) {
     const cipher_ctx *src = vctx;
-    if (src->msg_begun || src->tls_aad_len) {
-        hwcp_error(src->pc, HWC_ERR_STATE, "copy of a context in the middle of a message");
-        return NULL;
-    }
     cipher_ctx *c = cipher_new((void *)src->pc, src->def);
     if (!c)
         return NULL;
     hwc_ctx *hw = c->hw;
     memcpy(c, src, sizeof *c);
     c->hw = hw;
-    if (c->have_key && !restart(c, 1)) {
+    c->other = NULL;
+    int rc = hwc_ctx_copy(c->hw, src->hw);
+    if (rc || (src->other && (!(c->other = EVP_CIPHER_CTX_new()) || !EVP_CIPHER_CTX_copy(c->other, src->other)))) {
+        if (rc)
+            hwcp_error(src->pc, rc, "context copy");
         cipher_free(c);
         return NULL;
     }
     return c;
+}
+
+static int xts_hand_over(cipher_ctx *c, int new_key, const OSSL_PARAM params[]) {
+    if (!c->other || new_key) {
+        OSSL_LIB_CTX *others = hwcp_others((hwcp_provctx *)c->pc);
+        EVP_CIPHER *ciph = others ? EVP_CIPHER_fetch(others, c->def->hwc_name, "provider!=hwcrypt") : NULL;
+        EVP_CIPHER_CTX_free(c->other);
+        c->other = EVP_CIPHER_CTX_new();
+        int ok = ciph && c->other && EVP_DecryptInit_ex2(c->other, ciph, c->key, c->have_iv ? c->iv : NULL, params);
+        EVP_CIPHER_free(ciph);
+        if (!ok)
+            return fail(c, HWC_ERR_WEAK_KEY, "XTS decryption with equal key halves (no other provider took it)");
+        return 1;
+    }
+    return EVP_DecryptInit_ex2(c->other, NULL, NULL, c->have_iv ? c->iv : NULL, params);
 }
 
 static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -271,6 +342,10 @@ static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, cons
     int new_key = key != NULL;
     if (new_key)
         c->have_key = 1;
+    if ((d->flags & F_XTS) && !enc && c->have_key && CRYPTO_memcmp(c->key, c->key + d->key_len / 2, d->key_len / 2) == 0)
+        return xts_hand_over(c, new_key, params);
+    EVP_CIPHER_CTX_free(c->other);
+    c->other = NULL;
     if (!restart(c, new_key))
         return 0;
     return set_ctx_params(c, params);
@@ -431,15 +506,68 @@ static int cbc_tls_record(cipher_ctx *c, unsigned char *out, size_t *outl, size_
 /* ---------------------------------------------------------- update/final */
 
 static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                         size_t inl);
+
+/* An EVP caller that feeds one buffer through in place, in pieces, passes
+ * out = in - (bytes the cipher holds back): a partial overlap, which
+ * libhwcrypt refuses and OpenSSL's providers take.  When the output starts
+ * at least that many bytes before the input it never overtakes the input
+ * still to be read, so the input goes through a bounce buffer in pieces;
+ * otherwise (output ahead of the input, or a mode that takes its data in
+ * one update) through a whole copy. */
+static int update_overlapping(cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                              const unsigned char *in, size_t inl, size_t in_bytes) {
+    const cipher_def *d = c->def;
+    uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+    int pieces = o < i && i - o >= c->held && !(d->flags & (F_CCM | F_SIV | F_XTS)) && !(d->flags & F_CFB1 && c->use_bits);
+    int ok = 1;
+    if (!pieces) {
+        uint8_t *copy = malloc(in_bytes);
+        if (!copy)
+            return fail(c, HWC_ERR_NO_MEM, "update");
+        memcpy(copy, in, in_bytes);
+        ok = cipher_update(c, out, outl, outsize, copy, inl);
+        OPENSSL_cleanse(copy, in_bytes);
+        free(copy);
+        return ok;
+    }
+    uint8_t bounce[1024];
+    size_t total = 0;
+    for (size_t done = 0; ok && done < inl;) {
+        size_t n = inl - done < sizeof bounce ? inl - done : sizeof bounce, m = 0;
+        memcpy(bounce, in + done, n);
+        ok = cipher_update(c, out + total, &m, outsize - total, bounce, n);
+        total += m;
+        done += n;
+    }
+    OPENSSL_cleanse(bounce, sizeof bounce);
+    *outl = ok ? total : 0;
+    return ok;
+}
+
+static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                          size_t inl) {
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
     int rc;
     *outl = 0;
+    if (c->other) {
+        int n = 0;
+        if (inl > INT_MAX || !EVP_CipherUpdate(c->other, out, &n, in, (int)inl))
+            return 0;
+        *outl = (size_t)n;
+        return 1;
+    }
     if (c->tls_aad_len)
         return gcm_tls_record(c, out, outl, in, inl);
     if (c->tls_version)
         return cbc_tls_record(c, out, outl, outsize, in, inl);
+    if (out && in && out != in && !(d->flags & F_WRAP)) {
+        size_t in_bytes = d->flags & F_CFB1 && c->use_bits ? inl / 8 + (inl % 8 != 0) : inl;
+        uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+        if (in_bytes && o < i + in_bytes && i < o + in_bytes + c->held)
+            return update_overlapping(c, out, outl, outsize, in, inl, in_bytes);
+    }
 
     if (d->flags & F_WRAP) {
         if (!c->have_key)
@@ -482,6 +610,12 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
             }
             if (c->ccm_lengths_pushed)
                 return fail(c, HWC_ERR_STATE, "CCM AAD must come in one update");
+            if (!c->ccm_len_set) {
+                /* As OpenSSL's CCM: AAD needs the message length first. */
+                if (inl != 0)
+                    return fail(c, HWC_ERR_STATE, "CCM AAD before the message length");
+                return 1;
+            }
             if (!ccm_push_lengths(c, inl, c->ccm_len_set ? c->ccm_msg_len : 0))
                 return 0;
         }
@@ -523,6 +657,8 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
             if (!c->enc && out && inl)
                 memset(out, 0, inl); /* never release unauthenticated plaintext */
             c->failed = 1;
+            if (rc == HWC_ERR_AUTH)
+                return 0; /* a wrong tag: the failure alone, as OpenSSL's */
             return fail(c, rc, c->enc ? "CCM encrypt" : "CCM decrypt");
         }
         c->tag_set = 0;
@@ -540,10 +676,10 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
     }
 
     if (d->flags & F_OCB) {
-        size_t produced = (c->ocb_held + inl) / 16 * 16;
+        size_t produced = (c->held + inl) / 16 * 16;
         if (outsize < produced)
             return fail(c, HWC_ERR_BUFFER, "update");
-        if (out == in && c->ocb_held) {
+        if (out == in && c->held) {
             /* hwcrypt's in-place OCB with held bytes needs 16 bytes of
              * room past the input; EVP promises only inl. */
             uint8_t *tmp = malloc(inl + 16);
@@ -559,7 +695,7 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
         }
         if (rc)
             return fail(c, rc, "update");
-        c->ocb_held = (c->ocb_held + inl) % 16;
+        c->held = (c->held + inl) % 16;
         hwcp_count_bytes(inl, 0);
         *outl = n;
         return 1;
@@ -571,8 +707,12 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
     if ((rc = hwc_update(c->hw, out, &n, in, inl))) {
         if (d->flags & F_SIV)
             c->failed = 1;
+        if (rc == HWC_ERR_AUTH)
+            return 0; /* a wrong tag: the failure alone, as OpenSSL's */
         return fail(c, rc, "update");
     }
+    if (d->flags & F_PAD)
+        c->held = c->held + inl - n;
     hwcp_count_bytes(inl, (d->flags & F_GCM) != 0);
     *outl = n;
     return 1;
@@ -582,26 +722,45 @@ static int cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t out
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
     *outl = 0;
+    if (c->other) {
+        int n = 0;
+        if (!EVP_CipherFinal_ex(c->other, out, &n))
+            return 0;
+        *outl = (size_t)n;
+        return 1;
+    }
     if (d->flags & F_WRAP || c->tls_version)
         return 1; /* key wrap and TLS records are whole in each update */
     if (d->flags & F_XTS)
         return 1; /* each update was a whole data unit */
-    if ((d->flags & F_CCM) && c->finished && !c->failed)
-        return 1; /* the message and its tag were done in update() */
+    if (d->flags & F_CCM) {
+        /* The message and its tag were done in update(); with no data
+         * update there is no tag to hand out (as OpenSSL's CCM). */
+        if (!c->have_key || c->failed)
+            return fail(c, 0, c->failed ? "CCM message failed; init again" : "no key set");
+        return 1;
+    }
     if (d->flags & F_GCM && c->finished && !c->msg_begun)
         return 1; /* after a TLS record */
     if (!begin_message(c))
         return 0;
-    if ((d->flags & F_CCM) && !ccm_push_lengths(c, 0, c->ccm_len_set ? c->ccm_msg_len : 0))
-        return 0;
+    if (is_stream(d))
+        return 1; /* nothing held: the stream may go on, as OpenSSL's */
     uint8_t tmp[32];
     size_t n = 0;
     int rc = hwc_final(c->hw, tmp, &n);
+    if (rc == HWC_ERR_DATA_LEN && (d->flags & F_PAD))
+        /* A partial block left: nothing changed, the message may go on (as
+         * OpenSSL's), under the reason programs look for. */
+        return hwcp_error_reason(c->pc, PROV_R_WRONG_FINAL_BLOCK_LENGTH, rc, "final"), 0;
     c->finished = 1;
     if (rc) {
         memset(tmp, 0, sizeof tmp);
         c->failed = 1;
-        return fail(c, rc, rc == HWC_ERR_AUTH ? "tag check" : "final");
+        if (rc == HWC_ERR_AUTH && (d->flags & F_AEAD))
+            return 0; /* a wrong tag: the failure alone, no error entry, as OpenSSL's */
+        hwcp_error_reason(c->pc, 0, rc, "final");
+        return 0;
     }
     if (n > outsize || (n && !out)) {
         memset(tmp, 0, sizeof tmp);
@@ -672,6 +831,7 @@ static const OSSL_PARAM *cipher_gettable_params(void *provctx) {
 /* Context parameters: one table per family of behaviour. */
 static const OSSL_PARAM ctx_gettable_basic[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
@@ -679,6 +839,7 @@ static const OSSL_PARAM ctx_gettable_basic[] = {
     OSSL_PARAM_END};
 static const OSSL_PARAM ctx_gettable_aead[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
@@ -686,6 +847,7 @@ static const OSSL_PARAM ctx_gettable_aead[] = {
     OSSL_PARAM_END};
 static const OSSL_PARAM ctx_gettable_gcm[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
@@ -749,6 +911,8 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
     OSSL_PARAM *p;
+    if (c->other)
+        return EVP_CIPHER_CTX_get_params(c->other, params);
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, d->key_len))
         return fail(c, 0, "get keylen");
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) &&
@@ -759,6 +923,15 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && c->have_iv &&
         !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
         return fail(c, 0, "get iv");
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV))) {
+        /* The chaining value for CBC/CFB/OFB/CTR, else the IV (as OpenSSL's);
+         * as a pointer (EVP_CIPHER_CTX_iv) or a copy. */
+        size_t len = (d->flags & F_WRAP) ? 0 : c->ivlen;
+        if (!(has_chain(d) && c->have_iv && hwc_get_iv(c->hw, c->updated_iv, 16) == 0))
+            memcpy(c->updated_iv, c->iv, len);
+        if (!OSSL_PARAM_set_octet_ptr(p, c->updated_iv, len) && !OSSL_PARAM_set_octet_string(p, c->updated_iv, len))
+            return fail(c, HWC_ERR_BUFFER, "get updated-iv");
+    }
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) &&
         !OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size))
         return fail(c, 0, "get tls-mac");
@@ -864,7 +1037,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         }
     }
     if ((d->flags & F_AEAD) && (p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 || p->data_size > TAG_MAX)
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || !tag_len_ok(d, p->data_size))
             return fail(c, HWC_ERR_TAG_LEN, "set tag");
         if (p->data == NULL) { /* the tag length to produce (CCM, OCB) */
             if (d->flags & F_SIV && p->data_size != TAG_MAX)
@@ -878,7 +1051,10 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->tag_set = p->data_size;
             if (d->flags & (F_CCM | F_OCB))
                 c->taglen = p->data_size;
-            if (c->msg_begun && !(d->flags & F_CCM)) {
+            /* CCM's tag may come late: after the lengths and AAD, before
+             * the data. */
+            int now = (d->flags & F_CCM) ? c->ccm_lengths_pushed && !c->finished : c->msg_begun;
+            if (now) {
                 int rc = hwc_set_tag(c->hw, c->tag, c->tag_set);
                 if (rc)
                     return fail(c, rc, "set tag");

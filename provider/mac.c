@@ -3,6 +3,11 @@
  * cipher named by the "cipher" parameter as OpenSSL's own MACs take it
  * (CMAC: a CBC cipher such as "AES-128-CBC" or "SM4-CBC"; GMAC: a GCM
  * cipher such as "AES-256-GCM" or "id-aes256-GCM").
+ *
+ * With hwcrypt preferred system-wide, every CMAC and GMAC comes here, also
+ * for ciphers hwcrypt lacks (3DES-CMAC, ARIA-GMAC, ...): such a context
+ * hands everything to the same MAC of the other providers, reached through
+ * a child library context, so installing hwcrypt breaks none of them.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -10,6 +15,8 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/params.h>
 
 #include "prov.h"
@@ -27,7 +34,7 @@ typedef struct mac_ctx {
     uint8_t iv[MAX_IV];
     size_t ivlen;
     int started;
-    int fed; /* message bytes since the start: a copy is possible only before */
+    EVP_MAC_CTX *other; /* the other providers' MAC, for a cipher hwcrypt lacks */
 } mac_ctx;
 
 static int mac_fail(mac_ctx *m, int rc, const char *what) {
@@ -51,23 +58,22 @@ static void *cmac_new(void *provctx) { return mac_new(provctx, 0); }
 static void *gmac_new(void *provctx) { return mac_new(provctx, 1); }
 
 static void mac_free(void *vctx);
-static int mac_start(mac_ctx *m);
 
-/* EVP_MAC_CTX_dup (KBKDF copies a keyed CMAC before each block): possible
- * before any message bytes, since hwcrypt's MAC state cannot be copied. */
+/* EVP_MAC_CTX_dup, at any point (KBKDF copies a keyed CMAC before each
+ * block; pyca's CMAC.copy() mid-message). */
 static void *mac_dup(void *vctx) {
     const mac_ctx *src = vctx;
-    if (src->fed) {
-        hwcp_error(src->pc, HWC_ERR_STATE, "copy of a MAC context after message bytes");
-        return NULL;
-    }
     mac_ctx *m = mac_new((void *)src->pc, src->gmac);
     if (!m)
         return NULL;
     hwc_ctx *hw = m->hw;
     memcpy(m, src, sizeof *m);
     m->hw = hw;
-    if (src->started && !mac_start(m)) {
+    m->other = NULL;
+    int rc = hwc_ctx_copy(m->hw, src->hw);
+    if (rc || (src->other && !(m->other = EVP_MAC_CTX_dup(src->other)))) {
+        if (rc)
+            mac_fail(m, rc, "MAC context copy");
         mac_free(m);
         return NULL;
     }
@@ -78,6 +84,7 @@ static void mac_free(void *vctx) {
     mac_ctx *m = vctx;
     if (!m)
         return;
+    EVP_MAC_CTX_free(m->other);
     hwc_ctx_free(m->hw);
     memset(m, 0, sizeof *m);
     __asm__ __volatile__("" : : "r"(m) : "memory");
@@ -118,7 +125,6 @@ static int mac_start(mac_ctx *m) {
     if (rc)
         return mac_fail(m, rc, "MAC init");
     m->started = 1;
-    m->fed = 0;
     return 1;
 }
 
@@ -129,6 +135,26 @@ static int mac_set_key(mac_ctx *m, const unsigned char *key, size_t keylen) {
         return mac_fail(m, HWC_ERR_KEY_LEN, "MAC key");
     memcpy(m->key, key, keylen);
     m->have_key = 1;
+    return 1;
+}
+
+/* From now on the context is the other providers' MAC (a cipher hwcrypt
+ * lacks): made from the same parameters. */
+static int mac_hand_over(mac_ctx *m, const OSSL_PARAM params[]) {
+    OSSL_LIB_CTX *others = hwcp_others((hwcp_provctx *)m->pc);
+    EVP_MAC *mac = others ? EVP_MAC_fetch(others, m->gmac ? "GMAC" : "CMAC", "provider!=hwcrypt") : NULL;
+    EVP_MAC_CTX *other = mac ? EVP_MAC_CTX_new(mac) : NULL;
+    EVP_MAC_free(mac);
+    if (!other || !EVP_MAC_CTX_set_params(other, params)) {
+        EVP_MAC_CTX_free(other);
+        return mac_fail(m, HWC_ERR_UNKNOWN, m->gmac ? "GMAC: no provider has this GCM cipher"
+                                                    : "CMAC: no provider has this CBC cipher");
+    }
+    EVP_MAC_CTX_free(m->other);
+    m->other = other;
+    m->mc = NULL;
+    m->have_key = 0;
+    m->started = 0;
     return 1;
 }
 
@@ -144,12 +170,15 @@ static int mac_set_params(void *vctx, const OSSL_PARAM params[]) {
             return mac_fail(m, 0, "MAC cipher parameter");
         const hwc_cipher *c = mac_cipher_for(name, m->gmac);
         if (!c)
-            return mac_fail(m, HWC_ERR_UNKNOWN, m->gmac ? "GMAC needs an AES or SM4 GCM cipher"
-                                                        : "CMAC needs an AES or SM4 CBC cipher");
+            return mac_hand_over(m, params);
+        EVP_MAC_CTX_free(m->other); /* back to hwcrypt's own */
+        m->other = NULL;
         if (c != m->mc)
             m->have_key = 0;
         m->mc = c;
         changed = 1;
+    } else if (m->other) {
+        return EVP_MAC_CTX_set_params(m->other, params);
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY))) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || !mac_set_key(m, p->data, p->data_size))
@@ -170,6 +199,8 @@ static int mac_init(void *vctx, const unsigned char *key, size_t keylen, const O
     mac_ctx *m = vctx;
     if (!mac_set_params(m, params))
         return 0;
+    if (m->other)
+        return EVP_MAC_init(m->other, key, keylen, NULL);
     if (key && !mac_set_key(m, key, keylen))
         return 0;
     if (!mac_start(m))
@@ -179,18 +210,21 @@ static int mac_init(void *vctx, const unsigned char *key, size_t keylen, const O
 
 static int mac_update(void *vctx, const unsigned char *in, size_t inl) {
     mac_ctx *m = vctx;
+    if (m->other)
+        return EVP_MAC_update(m->other, in, inl);
     if (!m->started)
         return mac_fail(m, HWC_ERR_STATE, "MAC update before init");
     int rc = hwc_aad(m->hw, in, inl);
     if (rc)
         return mac_fail(m, rc, "MAC update");
-    m->fed |= inl != 0;
     hwcp_count_bytes(inl, m->gmac);
     return 1;
 }
 
 static int mac_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize) {
     mac_ctx *m = vctx;
+    if (m->other)
+        return EVP_MAC_final(m->other, out, outl, outsize);
     if (!m->started)
         return mac_fail(m, HWC_ERR_STATE, "MAC final before init");
     if (outsize < MAC_SIZE)
@@ -246,9 +280,14 @@ static const OSSL_PARAM *gmac_settable_ctx(void *vctx, void *provctx) {
 static int mac_get_params(void *vctx, OSSL_PARAM params[]) {
     mac_ctx *m = vctx;
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, MAC_SIZE))
+    if (m->other)
+        return EVP_MAC_CTX_get_params(m->other, params);
+    /* CMAC's sizes are its cipher's block size: 0 until a cipher is set, as
+     * OpenSSL's (evp_test compares them before and after init). */
+    size_t size = m->gmac || m->mc ? MAC_SIZE : 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, size))
         return 0;
-    if (!m->gmac && (p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 16))
+    if (!m->gmac && (p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, size))
         return 0;
     return 1;
 }

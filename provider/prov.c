@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/crypto.h> /* OSSL_LIB_CTX_new_child */
+#include <openssl/proverr.h>
 
 #include "prov.h"
 
@@ -41,16 +44,49 @@ static void core_set_error(const hwcp_provctx *pc, uint32_t reason, const char *
     va_end(ap);
 }
 
-void hwcp_error(const hwcp_provctx *pc, int rc, const char *what) {
+/* The hwcrypt errors that OpenSSL's providers report with a reason of
+ * their own go on the queue under that reason (library "Provider routines"),
+ * since programs look for those: pyca, for one, turns
+ * PROV_R_XTS_DUPLICATED_KEYS and PROV_R_WRONG_FINAL_BLOCK_LENGTH into a
+ * ValueError, and anything else into an InternalError.  The others keep
+ * hwcrypt's own reason codes.  0: no OpenSSL equivalent. */
+static int openssl_reason(int rc) {
+    switch (rc) {
+    case HWC_ERR_KEY_LEN:
+        return PROV_R_INVALID_KEY_LENGTH;
+    case HWC_ERR_IV_LEN:
+        return PROV_R_INVALID_IV_LENGTH;
+    case HWC_ERR_TAG_LEN:
+        return PROV_R_INVALID_TAG_LENGTH;
+    case HWC_ERR_PADDING:
+        return PROV_R_BAD_DECRYPT;
+    case HWC_ERR_WEAK_KEY:
+        return PROV_R_XTS_DUPLICATED_KEYS;
+    case HWC_ERR_BUFFER:
+        return PROV_R_OUTPUT_BUFFER_TOO_SMALL;
+    default:
+        return 0;
+    }
+}
+
+void hwcp_error_reason(const hwcp_provctx *pc, int prov_reason, int rc, const char *what) {
     if (!pc || !core_new_error || !core_set_error_debug || !core_vset_error)
         return;
     core_new_error(pc->handle);
     core_set_error_debug(pc->handle, NULL, 0, NULL);
+    if (prov_reason == 0)
+        prov_reason = openssl_reason(rc);
+    /* A reason with a library number set is taken as that library's. */
+    uint32_t reason = prov_reason ? (uint32_t)ERR_PACK(ERR_LIB_PROV, 0, prov_reason)
+                      : rc < 0 && rc >= -15 ? (uint32_t)-rc
+                                            : HWCP_REASON_PROVIDER;
     if (rc < 0 && rc >= -15)
-        core_set_error(pc, (uint32_t)-rc, "hwcrypt: %s: %s", what, hwc_strerror(rc));
+        core_set_error(pc, reason, "hwcrypt: %s: %s", what, hwc_strerror(rc));
     else
-        core_set_error(pc, HWCP_REASON_PROVIDER, "hwcrypt: %s", what);
+        core_set_error(pc, reason, "hwcrypt: %s", what);
 }
+
+void hwcp_error(const hwcp_provctx *pc, int rc, const char *what) { hwcp_error_reason(pc, 0, rc, what); }
 
 static pthread_once_t reasons_once = PTHREAD_ONCE_INIT;
 
@@ -128,7 +164,23 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
     }
 }
 
-static void prov_teardown(void *provctx) { free(provctx); }
+OSSL_LIB_CTX *hwcp_others(hwcp_provctx *pc) {
+    pthread_mutex_lock(&pc->lock);
+    if (!pc->others)
+        pc->others = OSSL_LIB_CTX_new_child(pc->handle, pc->core_in);
+    OSSL_LIB_CTX *ctx = pc->others;
+    pthread_mutex_unlock(&pc->lock);
+    if (!ctx)
+        hwcp_error(pc, HWC_ERR_NO_MEM, "child library context");
+    return ctx;
+}
+
+static void prov_teardown(void *provctx) {
+    hwcp_provctx *pc = provctx;
+    OSSL_LIB_CTX_free(pc->others);
+    pthread_mutex_destroy(&pc->lock);
+    free(pc);
+}
 
 static const OSSL_DISPATCH prov_dispatch[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))prov_teardown},
@@ -138,9 +190,9 @@ static const OSSL_DISPATCH prov_dispatch[] = {
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
     {0, NULL}};
 
-int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *core_in, const OSSL_DISPATCH **out,
                        void **provctx) {
-    for (; in->function_id != 0; in++) {
+    for (const OSSL_DISPATCH *in = core_in; in->function_id != 0; in++) {
         switch (in->function_id) {
         case OSSL_FUNC_CORE_NEW_ERROR:
             core_new_error = OSSL_FUNC_core_new_error(in);
@@ -164,6 +216,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
     if (!pc)
         return 0;
     pc->handle = handle;
+    pc->core_in = core_in;
+    pthread_mutex_init(&pc->lock, NULL);
     *provctx = pc;
     *out = prov_dispatch;
     return 1;

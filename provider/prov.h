@@ -6,6 +6,7 @@
 #ifndef HWCRYPT_PROV_H
 #define HWCRYPT_PROV_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include <openssl/core.h>
@@ -24,7 +25,16 @@
 
 typedef struct hwcp_provctx {
     const OSSL_CORE_HANDLE *handle;
+    const OSSL_DISPATCH *core_in; /* the core's functions, for the child library context */
+    pthread_mutex_t lock;
+    OSSL_LIB_CTX *others; /* made on first use: the other providers, as seen from this one */
 } hwcp_provctx;
+
+/* The library context through which the provider reaches the other
+ * providers loaded beside it (OSSL_LIB_CTX_new_child), made on first use:
+ * a MAC asked for a cipher hwcrypt lacks runs there.  NULL on failure
+ * (error queued). */
+OSSL_LIB_CTX *hwcp_others(hwcp_provctx *pc);
 
 extern const OSSL_ALGORITHM hwcp_ciphers[];
 extern const OSSL_ALGORITHM hwcp_macs[];
@@ -35,5 +45,7 @@ void hwcp_count_bytes(uint64_t n, int gcm);
 /* Puts an error on OpenSSL's error queue: `rc` is an hwc_err (its text is
  * appended) or 0 for a provider-level error described by `what`. */
 void hwcp_error(const hwcp_provctx *pc, int rc, const char *what);
+/* The same under OpenSSL's provider reason PROV_R_... (0: from rc). */
+void hwcp_error_reason(const hwcp_provctx *pc, int prov_reason, int rc, const char *what);
 
 #endif
