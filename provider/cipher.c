@@ -178,9 +178,9 @@ static int restart(cipher_ctx *c, int new_key) {
 /* Pushes the EVP-level settings into hwcrypt once per message, just before
  * the first AAD, data or final. */
 static int begin_message(cipher_ctx *c) {
-    if (c->msg_begun)
-        return 1;
     const cipher_def *d = c->def;
+    if (c->msg_begun && !(c->finished && !c->failed && (d->flags & F_PAD)))
+        return 1;
     if (!c->have_key)
         return fail(c, 0, "no key set");
     if (needs_iv(d) && !c->have_iv) {
@@ -657,9 +657,10 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
             if (!c->enc && out && inl)
                 memset(out, 0, inl); /* never release unauthenticated plaintext */
             c->failed = 1;
-            if (rc == HWC_ERR_AUTH)
-                return 0; /* a wrong tag: the failure alone, as OpenSSL's */
-            return fail(c, rc, c->enc ? "CCM encrypt" : "CCM decrypt");
+            /* A wrong tag: OpenSSL's CCM reports only "cipher operation failed". */
+            hwcp_error_reason(c->pc, rc == HWC_ERR_AUTH ? PROV_R_CIPHER_OPERATION_FAILED : 0, rc,
+                              c->enc ? "CCM encrypt" : "CCM decrypt");
+            return 0;
         }
         c->tag_set = 0;
         hwcp_count_bytes(inl, 0);

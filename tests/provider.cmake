@@ -16,6 +16,18 @@ if(TARGET hwcrypt_provider AND NOT CMAKE_CROSSCOMPILING)
   add_dependencies(prov_tls hwcrypt_provider)
   add_test(NAME provider_tls COMMAND prov_tls ${HWC_PROV_DIR} 64)
 
+  # Regression tests of issues 15 and 14: one ctest per item, each comparing
+  # hwcrypt with the default provider (tests/provider/prov_compat.c).
+  add_executable(prov_compat ${CMAKE_CURRENT_SOURCE_DIR}/provider/prov_compat.c)
+  target_link_libraries(prov_compat PRIVATE OpenSSL::Crypto)
+  target_compile_options(prov_compat PRIVATE ${HWC_WARNINGS})
+  add_dependencies(prov_compat hwcrypt_provider)
+  foreach(t updated_iv inplace_pieces ccm_tag_late errors fallback copy gcm_tag_len ccm_no_length after_final
+            keylen_param)
+    add_test(NAME provider_compat_${t} COMMAND prov_compat ${HWC_PROV_DIR} ${t})
+    set_tests_properties(provider_compat_${t} PROPERTIES TIMEOUT 60 LABELS provider)
+  endforeach()
+
   add_test(NAME provider_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/provider/test_prov_cli.sh
     ${HWC_PROV_DIR} $<TARGET_FILE:hwcrypt>)
 
