@@ -90,10 +90,12 @@ typedef struct cipher_ctx {
      * padding block), to size the output and to take in-place pieces */
     size_t held;
     uint8_t updated_iv[MAX_IV]; /* what the updated-iv parameter points to */
-    /* XTS decryption with equal key halves, which libhwcrypt refuses and
-     * OpenSSL's default provider takes (legacy data): the other providers'
-     * cipher does it (reached through the child library context). */
+    /* What hwcrypt hands to the other providers (reached through the child
+     * library context): XTS decryption with equal key halves, which
+     * libhwcrypt refuses and OpenSSL's default provider takes (old data),
+     * and CCM's TLS 1.2 records (other_tls: for good, until freed). */
     EVP_CIPHER_CTX *other;
+    int other_tls;
     /* XTS: a data unit was processed since the IV was set */
     int xts_used;
     /* GCM TLS 1.2 */
@@ -312,10 +314,41 @@ static int xts_hand_over(cipher_ctx *c, int new_key, const OSSL_PARAM params[]) 
     return EVP_DecryptInit_ex2(c->other, NULL, NULL, c->have_iv ? c->iv : NULL, params);
 }
 
+/* CCM's TLS 1.2 records (tlsivfixed / tlsaad), which libssl sets before the
+ * key: the other providers' CCM, set up as this context is, does them. */
+static int ccm_tls_hand_over(cipher_ctx *c, const OSSL_PARAM params[]) {
+    OSSL_LIB_CTX *others = hwcp_others((hwcp_provctx *)c->pc);
+    EVP_CIPHER *ciph = others ? EVP_CIPHER_fetch(others, c->def->hwc_name, "provider!=hwcrypt") : NULL;
+    EVP_CIPHER_CTX *other = EVP_CIPHER_CTX_new();
+    size_t ivlen = c->ivlen;
+    OSSL_PARAM setup[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen),
+                          OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, c->taglen),
+                          OSSL_PARAM_construct_end()};
+    int ok = ciph && other && EVP_CipherInit_ex2(other, ciph, NULL, NULL, c->enc, NULL) &&
+             EVP_CIPHER_CTX_set_params(other, setup) &&
+             (!c->have_key || EVP_CipherInit_ex2(other, NULL, c->key, NULL, c->enc, NULL)) &&
+             EVP_CIPHER_CTX_set_params(other, params);
+    EVP_CIPHER_free(ciph);
+    if (!ok) {
+        EVP_CIPHER_CTX_free(other);
+        return fail(c, HWC_ERR_UNSUPPORTED, "CCM TLS 1.2 records (no other provider took them)");
+    }
+    EVP_CIPHER_CTX_free(c->other);
+    c->other = other;
+    c->other_tls = 1;
+    return 1;
+}
+
 static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
                        size_t ivlen, const OSSL_PARAM params[], int enc) {
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
+    if (c->other_tls) {
+        if (key && keylen == d->key_len)
+            memcpy(c->key, key, keylen);
+        c->enc = enc;
+        return EVP_CipherInit_ex2(c->other, NULL, key, iv, enc, params);
+    }
     c->enc = enc;
     c->tls_aad_len = 0;
     if (key) {
@@ -976,6 +1009,8 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
     const OSSL_PARAM *p;
     if (params == NULL)
         return 1;
+    if (c->other)
+        return EVP_CIPHER_CTX_set_params(c->other, params);
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
         size_t v;
         if (!OSSL_PARAM_get_size_t(p, &v) || v != d->key_len)
@@ -1002,8 +1037,11 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             return fail(c, 0, "tls-mac-size");
         c->tls_mac_size = v;
     }
-    if (!(d->flags & F_GCM) && (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
-                                OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)))
+    int tls12 = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
+                OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    if (tls12 && (d->flags & F_CCM))
+        return ccm_tls_hand_over(c, params);
+    if (tls12 && !(d->flags & F_GCM))
         return fail(c, HWC_ERR_UNSUPPORTED, "TLS 1.2 records with this cipher (hwcrypt does them for GCM)");
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))) {
         unsigned v;

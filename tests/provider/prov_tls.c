@@ -64,6 +64,7 @@ typedef struct suite {
     const char *name;    /* OpenSSL's name, as SSL_CIPHER_get_name reports it */
     const char *counter; /* the provider counter that must grow */
     int no_etm;          /* CBC: MAC-then-encrypt instead of encrypt-then-MAC */
+    int handed_over;     /* hwcrypt hands the records to the default provider: the counter must not move */
 } suite;
 
 typedef struct server_job {
@@ -229,18 +230,21 @@ int main(int argc, char **argv) {
         return 1;
     }
     static const suite suites[] = {
-        {TLS1_3_VERSION, "TLS_AES_128_GCM_SHA256", "hwcrypt-gcm-bytes", 0},
-        {TLS1_3_VERSION, "TLS_AES_256_GCM_SHA384", "hwcrypt-gcm-bytes", 0},
-        {TLS1_2_VERSION, "ECDHE-ECDSA-AES128-GCM-SHA256", "hwcrypt-gcm-bytes", 0},
-        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-GCM-SHA384", "hwcrypt-gcm-bytes", 0},
+        {TLS1_3_VERSION, "TLS_AES_128_GCM_SHA256", "hwcrypt-gcm-bytes", 0, 0},
+        {TLS1_3_VERSION, "TLS_AES_256_GCM_SHA384", "hwcrypt-gcm-bytes", 0, 0},
+        {TLS1_2_VERSION, "ECDHE-ECDSA-AES128-GCM-SHA256", "hwcrypt-gcm-bytes", 0, 0},
+        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-GCM-SHA384", "hwcrypt-gcm-bytes", 0, 0},
         /* CCM's length-first EVP rules, as libssl drives them for TLS 1.3. */
-        {TLS1_3_VERSION, "TLS_AES_128_CCM_SHA256", "hwcrypt-bytes", 0},
+        {TLS1_3_VERSION, "TLS_AES_128_CCM_SHA256", "hwcrypt-bytes", 0, 0},
         /* CBC records (tls-version, tls-mac-size, padding and MAC checks in
          * the provider), with encrypt-then-MAC and MAC-then-encrypt. A
          * SHA-384 suite, since OpenSSL has no stitched AES-CBC-HMAC for it
          * that libssl would take from the default provider instead. */
-        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-SHA384", "hwcrypt-bytes", 0},
-        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-SHA384", "hwcrypt-bytes", 1},
+        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-SHA384", "hwcrypt-bytes", 0, 0},
+        {TLS1_2_VERSION, "ECDHE-ECDSA-AES256-SHA384", "hwcrypt-bytes", 1, 0},
+        /* TLS 1.2 AES-CCM records: hwcrypt's CCM is fetched first and
+         * hands them to the default provider (they used to fail). */
+        {TLS1_2_VERSION, "ECDHE-ECDSA-AES128-CCM", "hwcrypt-bytes", 0, 1},
     };
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         size_t total = (suites[i].counter[8] == 'g' ? mib : (mib + 7) / 8) << 20; /* CCM: a smaller check */
@@ -251,7 +255,9 @@ int main(int argc, char **argv) {
         gettimeofday(&t1, NULL);
         uint64_t after = counter(hw, suites[i].counter);
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_usec - t0.tv_usec) * 1e-6;
-        CHECK(before != UINT64_MAX && after != UINT64_MAX && after - before >= 2 * (uint64_t)total,
+        CHECK(before != UINT64_MAX && after != UINT64_MAX &&
+                  (suites[i].handed_over ? sent == total && after - before < total / 4
+                                         : after - before >= 2 * (uint64_t)total),
               "%s: %s grew by %llu, expected >= %llu (2 x %zu)", suites[i].name, suites[i].counter,
               (unsigned long long)(after - before), 2ull * total, total);
         printf("%-32s %s%s, %zu MiB in %.2f s; %s +%llu\n", suites[i].name,
