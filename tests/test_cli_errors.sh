@@ -38,6 +38,10 @@ expect 2 "back end 'no-such'" enc -aes-128-cbc -K $k16 -iv $iv -impl no-such
 expect 2 "not supported" enc -aes-128-ctr -K $k16 -iv $iv -nopad
 expect 2 "iv undefined" enc -aes-128-cbc -K $k16
 expect 2 "not a hex string" enc -aes-128-cbc -K zz -iv $iv
+# An empty nonce is an IV-length error, not a state error (issue 14, D8).
+expect 2 "invalid IV or nonce length: -iv is empty" enc -aes-128-gcm -K $k16 -iv ""
+expect 2 "invalid IV or nonce length: -iv is empty" enc -aes-128-gmac -K $k16 -iv ""
+expect 2 "invalid IV or nonce length: -iv is empty" enc -aes-128-ccm -K $k16 -iv ""
 HWCRYPT_CAPS=nonsense "$hw" enc -aes-128-cbc -K $k16 -iv $iv <"$tmp/in" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "unknown capability" "$tmp/err"; then
@@ -45,7 +49,12 @@ if [ $rc -eq 2 ] && grep -q "unknown capability" "$tmp/err"; then
 else
   failn=$((failn + 1)); echo "FAIL: HWCRYPT_CAPS=nonsense: exit $rc, stderr: $(cat "$tmp/err")"
 fi
-# 1: this input fails.
+# 1: this input fails, or reading or writing does (issue 14, D7).
+expect 1 "-in $tmp/missing: No such file or directory" enc -aes-128-cbc -K $k16 -iv $iv -in "$tmp/missing"
+expect 1 "-in $tmp: Is a directory" enc -aes-128-cbc -K $k16 -iv $iv -in "$tmp"
+expect 1 "-out $tmp/nodir/out: directory $tmp/nodir: No such file or directory" enc -aes-128-cbc -K $k16 -iv $iv -out "$tmp/nodir/out"
+expect 1 "-out $tmp: Is a directory" enc -aes-128-cbc -K $k16 -iv $iv -out "$tmp"
+if [ -e "$tmp/nodir" ]; then failn=$((failn + 1)); echo "FAIL: -out in a missing directory created it"; else pass=$((pass + 1)); fi
 printf 'abc' >"$tmp/in"
 expect 1 "data length" enc -aes-128-cbc -nopad -K $k16 -iv $iv
 "$hw" enc -aes-128-cbc -nopad -K $k16 -iv $iv -in "$tmp/msg" -out "$tmp/ct" 2>/dev/null

@@ -1,18 +1,34 @@
 /*
  * hwcrypt enc: the output of `openssl enc -K ... -iv ...` byte for byte for
  * the modes openssl enc has, plus AEADs (ciphertext followed by the tag),
- * MACs (the tag) and key wrap.  Streams in constant memory where the mode
- * allows; an AEAD decryption that fails authentication writes nothing.
+ * MACs (the tag) and key wrap.  Streams in constant memory (SIV, GCM-SIV,
+ * XTS and key wrap: one call over the whole message, mapped from a
+ * temporary file when large); what reaches -out, and when, is sink.c's
+ * business: an AEAD decryption that fails authentication writes nothing.
  */
+#if defined(__linux__)
+#define _GNU_SOURCE 1 /* fallocate */
+#else
 #define _POSIX_C_SOURCE 200809L
+#endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "cli.h"
 #include "hwcrypt/hwcrypt.h"
+#include "sink.h"
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
 
 #define CHUNK (64 * 1024)
 
@@ -32,6 +48,7 @@ static void enc_usage(FILE *f) {
                "  Raw key and IV as with `openssl enc -K -iv` (no passwords, no salt).\n"
                "  AEAD ciphers: output is ciphertext || tag; decryption input likewise; a message\n"
                "  that fails authentication exits 1 and writes nothing.\n"
+               "  -out FILE is created or changed only on success; nothing is ever removed.\n"
                "  MAC ciphers (-aes-128-cmac, -aes-128-gmac): output is the tag.\n"
                "  Key wrap (-aes-128-wrap, -aes-128-wrap-pad): wraps (-e) or unwraps (-d) the input.\n"
                "  Ciphers: `hwcrypt list`.\n");
@@ -103,153 +120,214 @@ static int fail(const char *what, int rc) {
     return exit_code_for(rc);
 }
 
-/* Reads all of f into memory. */
-static uint8_t *read_all(FILE *f, size_t *len) {
-    size_t cap = CHUNK, used = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + used, 1, cap - used, f);
-        used += n;
-        if (n == 0)
-            break;
-        if (used == cap) {
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                return NULL;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        return NULL;
-    }
-    *len = used;
-    return buf;
-}
+/* ------------------------------------------------------------- the input */
 
-/* Output that can be withheld: AEAD decryption writes to a temporary file
- * beside -out (renamed on success) or to memory (stdout, flushed on
- * success), so a forged message leaves nothing behind. */
-typedef struct {
-    FILE *f;
-    const char *final_path;
-    char tmp_path[4096];
-    uint8_t *mem;
-    size_t mem_len, mem_cap;
-    int withhold;
-} sink;
+typedef struct source {
+    int fd;
+    const char *name; /* -in as given, or "stdin" */
+    int own;          /* fd is ours to close */
+} source;
 
-static int sink_open(sink *s, const char *path, int withhold) {
-    memset(s, 0, sizeof *s);
-    s->withhold = withhold;
-    s->final_path = path;
-    if (!path) {
-        s->f = stdout;
-        return 0;
+static int source_open(source *in, const char *path) {
+    in->name = path ? path : "stdin";
+    in->own = path != NULL;
+    in->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+    struct stat st;
+    if (in->fd >= 0 && fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(in->fd);
+        in->fd = -1;
+        errno = EISDIR;
     }
-    if (withhold) {
-        int n = snprintf(s->tmp_path, sizeof s->tmp_path, "%s.hwcrypt-XXXXXX", path);
-        if (n < 0 || (size_t)n >= sizeof s->tmp_path)
-            return -1;
-        int fd = mkstemp(s->tmp_path);
-        if (fd < 0 || !(s->f = fdopen(fd, "wb"))) {
-            fprintf(stderr, "hwcrypt enc: %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    s->f = fopen(path, "wb");
-    if (!s->f) {
-        fprintf(stderr, "hwcrypt enc: %s: %s\n", path, strerror(errno));
+    if (in->fd < 0) {
+        fprintf(stderr, "hwcrypt enc: -in %s: %s\n", in->name, strerror(errno));
         return -1;
     }
     return 0;
 }
 
-static int sink_write(sink *s, const uint8_t *p, size_t n) {
-    if (!n)
-        return 0;
-    if (s->withhold && !s->final_path) {
-        if (s->mem_len + n > s->mem_cap) {
-            size_t cap = s->mem_cap ? s->mem_cap : CHUNK;
-            while (cap < s->mem_len + n)
-                cap *= 2;
-            uint8_t *bigger = realloc(s->mem, cap);
-            if (!bigger)
-                return -1;
-            s->mem = bigger;
-            s->mem_cap = cap;
-        }
-        memcpy(s->mem + s->mem_len, p, n);
-        s->mem_len += n;
-        return 0;
-    }
-    return fwrite(p, 1, n, s->f) == n ? 0 : -1;
+static void source_close(source *in) {
+    if (in->own && in->fd >= 0)
+        close(in->fd);
+    in->fd = -1;
 }
 
-/* ok: keep the output; otherwise discard it. Returns 0 on success. */
-static int sink_close(sink *s, int ok) {
-    int rc = 0;
-    if (s->withhold && !s->final_path) {
-        if (ok && s->mem_len && fwrite(s->mem, 1, s->mem_len, stdout) != s->mem_len)
-            rc = -1;
-        if (s->mem) {
-            memset(s->mem, 0, s->mem_len);
-            free(s->mem);
-        }
-        if (fflush(stdout))
-            rc = -1;
-        return rc;
-    }
-    if (s->f == stdout)
-        return fflush(stdout) ? -1 : 0;
-    if (fclose(s->f))
-        rc = -1;
-    if (s->withhold) {
-        if (ok && rc == 0) {
-            if (rename(s->tmp_path, s->final_path))
-                rc = -1;
-        } else {
-            unlink(s->tmp_path);
-        }
-    } else if (!ok) {
-        unlink(s->final_path);
-    }
-    return rc;
+/* Up to n bytes (fewer only at the end); -1 after printing the error. */
+static long long source_read(source *in, uint8_t *buf, size_t n) {
+    long long got = cli_read_full(in->fd, buf, n);
+    if (got < 0)
+        fprintf(stderr, "hwcrypt enc: reading %s: %s\n", in->name, strerror(errno));
+    return got;
 }
 
-static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
-    size_t len = 0;
-    uint8_t *data = read_all(in, &len);
-    if (!data) {
-        fprintf(stderr, "hwcrypt enc: cannot read input\n");
-        return 1;
+/* Bytes left to read when the input is a regular file; -1 otherwise. */
+static long long source_regular_left(const source *in) {
+    struct stat st;
+    if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    off_t at = lseek(in->fd, 0, SEEK_CUR);
+    return at < 0 || at > st.st_size ? -1 : (long long)(st.st_size - at);
+}
+
+/* Moves the rest of the input into an unnamed temporary file (after the
+ * `have` bytes already read into buf) and reads from there from now on.
+ * Returns its length, or -1 after printing the error. */
+static long long source_spool(source *in, uint8_t *buf, size_t have, size_t buf_cap) {
+    char where[256];
+    int fd = cli_tmpfile(NULL, "the input", where, sizeof where);
+    if (fd < 0)
+        return -1;
+    long long total = 0, n = have ? (long long)have : source_read(in, buf, buf_cap);
+    while (n > 0) {
+        if (cli_write_all(fd, buf, (size_t)n)) {
+            fprintf(stderr, "hwcrypt enc: writing the temporary file in %s: %s%s\n", where, strerror(errno),
+                    errno == ENOSPC ? " (set TMPDIR to a directory with room)" : "");
+            break;
+        }
+        total += n;
+        n = source_read(in, buf, buf_cap);
     }
-    unsigned flags = hwc_cipher_flags(o->cipher);
-    int rc = 0, status = 1;
-    size_t cap = len + 64, out_len = 0;
+    if (n != 0 || lseek(fd, 0, SEEK_SET) != 0)
+        total = -1;
+    if (total < 0) {
+        close(fd);
+        return -1;
+    }
+    source_close(in);
+    in->fd = fd;
+    in->own = 1;
+    return total;
+}
+
+/* ----------------------------------------------------- the three shapes */
+
+/* Short messages stay in memory; longer ones of the modes that take the
+ * whole message in one call are mapped from a temporary file. */
+#define WHOLE_IN_MEMORY (1024 * 1024)
+/* Room after the message: the tag (AEAD), the integrity block (key wrap). */
+#define WHOLE_SLACK 64
+
+typedef struct whole_buf {
+    uint8_t *data;
+    size_t len, cap;
+    int mapped;
+} whole_buf;
+
+static void whole_release(whole_buf *w) {
+    if (!w->data)
+        return;
+#if defined(__linux__)
+    if (w->mapped) {
+        munmap(w->data, w->cap); /* an unnamed file: gone at exit */
+        w->data = NULL;
+        return;
+    }
+#endif
+    memset(w->data, 0, w->cap);
+    free(w->data);
+    w->data = NULL;
+}
+
+/* The whole input, with WHOLE_SLACK bytes of room after it. */
+static int whole_load(source *in, whole_buf *w) {
+    memset(w, 0, sizeof *w);
+    size_t cap = WHOLE_IN_MEMORY + 1 + WHOLE_SLACK;
     uint8_t *buf = malloc(cap);
-    if (!buf)
-        goto done;
+    if (!buf) {
+        fprintf(stderr, "hwcrypt enc: out of memory\n");
+        return -1;
+    }
+    long long n = source_read(in, buf, WHOLE_IN_MEMORY + 1);
+    if (n < 0) {
+        free(buf);
+        return -1;
+    }
+    if (n <= WHOLE_IN_MEMORY) {
+        w->data = buf;
+        w->len = (size_t)n;
+        w->cap = cap;
+        return 0;
+    }
+#if defined(__linux__)
+    /* Anonymous memory stays bounded: the message lives in the page cache
+     * of an unnamed file, processed in place through a shared mapping. */
+    long long total = source_spool(in, buf, (size_t)n, WHOLE_IN_MEMORY);
+    memset(buf, 0, cap);
+    free(buf);
+    if (total < 0)
+        return -1;
+    if ((unsigned long long)total > (unsigned long long)SIZE_MAX - WHOLE_SLACK) {
+        fprintf(stderr, "hwcrypt enc: %s: too long for this machine's address space\n", in->name);
+        return -1;
+    }
+    w->len = (size_t)total;
+    w->cap = w->len + WHOLE_SLACK;
+    int rc = fallocate(in->fd, 0, 0, (off_t)w->cap);
+    if (rc != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
+        rc = ftruncate(in->fd, (off_t)w->cap);
+    if (rc != 0) {
+        fprintf(stderr, "hwcrypt enc: the temporary file for the input: %s\n", strerror(errno));
+        return -1;
+    }
+    void *map = mmap(NULL, w->cap, PROT_READ | PROT_WRITE, MAP_SHARED, in->fd, 0);
+    if (map == MAP_FAILED) {
+        fprintf(stderr, "hwcrypt enc: mapping the input (%zu bytes): %s\n", w->len, strerror(errno));
+        return -1;
+    }
+    w->data = map;
+    w->mapped = 1;
+    return 0;
+#else
+    /* Elsewhere: in memory, growing. */
+    size_t used = (size_t)n;
+    for (;;) {
+        if (cap - used < CHUNK + WHOLE_SLACK) {
+            uint8_t *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!bigger) {
+                memset(buf, 0, cap);
+                free(buf);
+                fprintf(stderr, "hwcrypt enc: out of memory\n");
+                return -1;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        long long m = source_read(in, buf + used, CHUNK);
+        if (m < 0) {
+            memset(buf, 0, cap);
+            free(buf);
+            return -1;
+        }
+        used += (size_t)m;
+        if (m == 0)
+            break;
+    }
+    w->data = buf;
+    w->len = used;
+    w->cap = cap;
+    return 0;
+#endif
+}
+
+/* SIV, GCM-SIV, XTS and key wrap: one call over the whole message, in
+ * place.  Nothing is written unless it succeeds. */
+static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
+    whole_buf w;
+    if (whole_load(in, &w))
+        return 1;
+    unsigned flags = hwc_cipher_flags(o->cipher);
+    uint8_t *data = w.data;
+    size_t len = w.len, out_len = 0;
+    int rc = 0, status = 1;
     if (flags & HWC_CIPHER_WRAP) {
-        rc = o->encrypt ? hwc_ctx_key_wrap(ctx, data, len, buf, cap, &out_len)
-                        : hwc_ctx_key_unwrap(ctx, data, len, buf, cap, &out_len);
+        rc = o->encrypt ? hwc_ctx_key_wrap(ctx, data, len, data, w.cap, &out_len)
+                        : hwc_ctx_key_unwrap(ctx, data, len, data, w.cap, &out_len);
         if (rc) {
             status = fail(o->encrypt ? "wrap" : "unwrap", rc);
             goto done;
         }
-    } else if (flags & HWC_CIPHER_MAC) {
-        if ((rc = hwc_aad(ctx, data, len)) || (rc = hwc_mac_final(ctx, buf, o->tag_len))) {
-            status = fail("mac", rc);
-            goto done;
-        }
-        out_len = o->tag_len;
     } else if (flags & HWC_CIPHER_AEAD) {
         if (o->encrypt) {
-            rc = hwc_aead_seal(ctx, o->iv, o->iv_len, o->aad, o->aad_len, data, len, buf, buf + len, o->tag_len);
+            rc = hwc_aead_seal(ctx, o->iv, o->iv_len, o->aad, o->aad_len, data, len, data, data + len, o->tag_len);
             out_len = len + o->tag_len;
         } else {
             if (len < o->tag_len) {
@@ -257,7 +335,7 @@ static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *ou
                 goto done;
             }
             size_t ct_len = len - o->tag_len;
-            rc = hwc_aead_open(ctx, o->iv, o->iv_len, o->aad, o->aad_len, data, ct_len, buf, data + ct_len,
+            rc = hwc_aead_open(ctx, o->iv, o->iv_len, o->aad, o->aad_len, data, ct_len, data, data + ct_len,
                                o->tag_len);
             out_len = ct_len;
         }
@@ -267,44 +345,91 @@ static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *ou
         }
     } else { /* XTS: the whole input is one data unit */
         size_t n = 0, m = 0;
-        if ((rc = hwc_update(ctx, buf, &n, data, len)) || (rc = hwc_final(ctx, buf + n, &m))) {
+        if ((rc = hwc_update(ctx, data, &n, data, len)) || (rc = hwc_final(ctx, data + n, &m))) {
             status = fail(o->encrypt ? "encrypt" : "decrypt", rc);
             goto done;
         }
         out_len = n + m;
     }
-    status = sink_write(out, buf, out_len) ? 1 : 0;
+    status = sink_write(out, data, out_len) ? 1 : 0;
 done:
-    if (buf) {
-        memset(buf, 0, cap);
-        free(buf);
-    }
-    memset(data, 0, len);
-    free(data);
+    whole_release(&w);
     return status;
 }
 
-/* Streaming: ECB/CBC/CFB/OFB/CTR, and GCM/OCB with the tag at the end. */
-static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
-    int aead = (hwc_cipher_flags(o->cipher) & HWC_CIPHER_AEAD) != 0;
-    int rc;
-    if (aead) {
-        if (o->encrypt && (rc = hwc_set_tag_len(ctx, o->tag_len)))
-            return fail("tag length", rc);
-        if (o->aad_len && (rc = hwc_aad(ctx, o->aad, o->aad_len)))
-            return fail("aad", rc);
+/* CMAC, GMAC: the message streams through hwc_aad; the output is the tag. */
+static int run_mac(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
+    uint8_t *buf = malloc(CHUNK), tag[16];
+    int rc, status = 1;
+    if (!buf)
+        return 1;
+    for (;;) {
+        long long n = source_read(in, buf, CHUNK);
+        if (n < 0)
+            goto done;
+        if (n == 0)
+            break;
+        if ((rc = hwc_aad(ctx, buf, (size_t)n))) {
+            status = fail("mac", rc);
+            goto done;
+        }
     }
+    if ((rc = hwc_mac_final(ctx, tag, o->tag_len))) {
+        status = fail("mac", rc);
+        goto done;
+    }
+    status = sink_write(out, tag, o->tag_len) ? 1 : 0;
+done:
+    memset(buf, 0, CHUNK);
+    free(buf);
+    return status;
+}
+
+/* Streaming: ECB/CBC/CFB/OFB/CTR, and GCM/OCB/CCM with the tag at the end. */
+static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
+    int aead = (hwc_cipher_flags(o->cipher) & HWC_CIPHER_AEAD) != 0;
     /* Decrypting an AEAD: the last tag_len bytes of the input are the tag,
      * so that many bytes are always held back from the cipher. */
     size_t hold = aead && !o->encrypt ? o->tag_len : 0;
     uint8_t *inbuf = malloc(CHUNK + hold), *outbuf = malloc(CHUNK + hold + 32);
-    int status = 1;
+    int status = 1, rc;
     size_t have = 0;
     if (!inbuf || !outbuf)
         goto done;
+    if (aead) {
+        /* Both directions: OCB and CCM fold the tag length into the message. */
+        if ((rc = hwc_set_tag_len(ctx, o->tag_len))) {
+            status = fail("tag length", rc);
+            goto done;
+        }
+        if (hwc_cipher_mode(o->cipher) == HWC_MODE_CCM) {
+            /* CCM declares the message length first: from the file, or from
+             * a temporary copy of a stream. */
+            long long left = source_regular_left(in);
+            if (left < 0 && (left = source_spool(in, inbuf, 0, CHUNK)) < 0)
+                goto done;
+            if ((unsigned long long)left < hold) {
+                fprintf(stderr, "hwcrypt enc: input shorter than the tag\n");
+                goto done;
+            }
+            if ((rc = hwc_set_lengths(ctx, o->aad_len, (uint64_t)left - hold))) {
+                status = fail("message length", rc);
+                if (rc == HWC_ERR_DATA_LEN && o->iv_len > 7 && o->iv_len < 15)
+                    fprintf(stderr, "hwcrypt enc: CCM with a %zu-byte nonce takes at most 2^%zu - 1 bytes; a "
+                                    "shorter nonce allows more\n", o->iv_len, 8 * (15 - o->iv_len));
+                goto done;
+            }
+        }
+        if (o->aad_len && (rc = hwc_aad(ctx, o->aad, o->aad_len))) {
+            status = fail("aad", rc);
+            goto done;
+        }
+    }
     for (;;) {
-        size_t n = fread(inbuf + have, 1, CHUNK + hold - have, in);
-        have += n;
+        long long n = source_read(in, inbuf + have, CHUNK + hold - have);
+        if (n < 0)
+            goto done;
+        have += (size_t)n;
         if (have > hold) {
             size_t process = have - hold, out_len = 0;
             if ((rc = hwc_update(ctx, outbuf, &out_len, inbuf, process))) {
@@ -318,10 +443,6 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, FILE *in, sink *out) {
         }
         if (n == 0)
             break;
-    }
-    if (ferror(in)) {
-        fprintf(stderr, "hwcrypt enc: read error\n");
-        goto done;
     }
     if (hold) {
         if (have < hold) {
@@ -439,12 +560,12 @@ int hwc_cmd_enc(int argc, char **argv) {
     if (rc)
         return rc > 0 ? 0 : 2;
     unsigned flags = hwc_cipher_flags(o.cipher);
+    hwc_mode mode = hwc_cipher_mode(o.cipher);
     int aead = (flags & HWC_CIPHER_AEAD) != 0;
     int status = 2;
     hwc_ctx *ctx = NULL;
-    FILE *in = NULL;
-    sink out;
-    int sink_ready = 0;
+    source in = {-1, NULL, 0};
+    sink *out = NULL;
 
     if (!key_hex) {
         fprintf(stderr, "hwcrypt enc: -K <hex key> is required (%zu bytes for %s)\n", hwc_cipher_key_len(o.cipher),
@@ -455,10 +576,17 @@ int hwc_cmd_enc(int argc, char **argv) {
         goto done;
     size_t default_iv = hwc_cipher_iv_len(o.cipher);
     /* Nonce lengths of AEADs and GMAC vary; block-mode IVs are fixed. */
-    int variable_iv = aead || hwc_cipher_mode(o.cipher) == HWC_MODE_GMAC;
+    int variable_iv = aead || mode == HWC_MODE_GMAC;
     if (iv_hex) {
         if (parse_hex("iv", iv_hex, variable_iv ? 0 : default_iv, &o.iv, &o.iv_len))
             goto done;
+        /* An empty nonce would leave the context waiting for one (the
+         * library's two-step init): say what is wrong instead. */
+        if (!o.iv_len && default_iv) {
+            fprintf(stderr, "hwcrypt enc: iv: %s: -iv is empty; %s takes a nonce (%zu bytes by default)\n",
+                    hwc_strerror(HWC_ERR_IV_LEN), hwc_cipher_name(o.cipher), default_iv);
+            goto done;
+        }
     } else if (default_iv) {
         fprintf(stderr, "iv undefined\n");
         goto done;
@@ -467,8 +595,10 @@ int hwc_cmd_enc(int argc, char **argv) {
         goto done;
 
     ctx = hwc_ctx_new();
-    if (!ctx) {
+    out = malloc(sizeof *out);
+    if (!ctx || !out) {
         fprintf(stderr, "hwcrypt enc: out of memory\n");
+        status = 1;
         goto done;
     }
     if (o.impl && (rc = hwc_ctx_set_impl(ctx, o.impl))) {
@@ -483,24 +613,30 @@ int hwc_cmd_enc(int argc, char **argv) {
         status = fail("-nopad", rc);
         goto done;
     }
-    in = o.in_path ? fopen(o.in_path, "rb") : stdin;
-    if (!in) {
-        fprintf(stderr, "hwcrypt enc: %s: %s\n", o.in_path, strerror(errno));
+    /* From here on a failure is one of this input or of I/O: exit 1. */
+    status = 1;
+    if (source_open(&in, o.in_path))
+        goto done;
+    int whole = (flags & (HWC_CIPHER_ONE_SHOT | HWC_CIPHER_WRAP)) != 0;
+    int mac = (flags & HWC_CIPHER_MAC) != 0;
+    /* Streamed AEAD decryption releases plaintext before the tag is known:
+     * withheld until then, whatever -out is. */
+    if (sink_open(out, o.out_path, aead && !whole && !o.encrypt)) {
+        sink_close(out);
+        free(out);
+        out = NULL;
         goto done;
     }
-    if (sink_open(&out, o.out_path, aead && !o.encrypt))
-        goto done;
-    sink_ready = 1;
-    int whole = (flags & (HWC_CIPHER_ONE_SHOT | HWC_CIPHER_WRAP | HWC_CIPHER_MAC)) ||
-                hwc_cipher_mode(o.cipher) == HWC_MODE_CCM;
-    status = whole ? run_whole_message(&o, ctx, in, &out) : run_stream(&o, ctx, in, &out);
-done:
-    if (sink_ready && sink_close(&out, status == 0) && status == 0) {
-        fprintf(stderr, "hwcrypt enc: write error\n");
+    status = whole ? run_whole_message(&o, ctx, &in, out) : mac ? run_mac(&o, ctx, &in, out)
+                                                                : run_stream(&o, ctx, &in, out);
+    if (status == 0 && sink_commit(out))
         status = 1;
+done:
+    if (out) {
+        sink_close(out);
+        free(out);
     }
-    if (in && in != stdin)
-        fclose(in);
+    source_close(&in);
     hwc_ctx_free(ctx);
     if (o.key) {
         memset(o.key, 0, o.key_len);
