@@ -243,6 +243,31 @@ def regular_files():
     check(rc == 0 and read(os.path.join(sub, "rel2")) == MSG, "relative -out with ..: exit %d %s" % (rc, err))
     tmp_clean("symlinks")
 
+    # A hard link to -in as -out: one file, rewritten after it was read.
+    hl_in, hl_out = os.path.join(d, "hl-in"), os.path.join(d, "hl-out")
+    write(hl_in, SEALED)
+    os.link(hl_in, hl_out)
+    rc, _, err = hw(enc(*GCM, "-d", "-in", hl_in, "-out", hl_out))
+    check(rc == 0 and read(hl_in) == MSG and os.stat(hl_in).st_ino == os.stat(hl_out).st_ino,
+          "-out a hard link of -in: exit %d %s" % (rc, err))
+    os.unlink(hl_in)
+    os.unlink(hl_out)
+
+    # A name too long for the file system: exit 1, nothing created.
+    rc, _, err = hw(enc(*GCM, "-d", "-out", os.path.join(d, "n" * 300)), SEALED)
+    check(rc == 1 and "too long" in err, "-out a 300-byte name: exit %d %s" % (rc, err))
+
+    # The file size limit (RLIMIT_FSIZE): SIGXFSZ ends the process; nothing left.
+    def small_fsize():
+        default_signals()
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50000, 50000))
+
+    r = subprocess.run([HW] + enc(*GCM, "-d", "-out", os.path.join(d, "fsize")), input=SEALED, env=ENV,
+                       stderr=subprocess.PIPE, preexec_fn=small_fsize)
+    check(r.returncode == -signal.SIGXFSZ and "fsize" not in listing(d),
+          "RLIMIT_FSIZE under the output: exit %d, dir %s" % (r.returncode, listing(d)))
+
     # Paths that are not files: exit 1 (I/O), nothing created.
     before = listing(d)
     for what, path, want in (("a directory", sub, "Is a directory"), ("a directory, trailing slash", sub + "/", "directory"),
@@ -504,6 +529,44 @@ def interrupt_case(what, args, sig, check_after, env=None, feed=8 << 20):
     return spool
 
 
+def created_meanwhile():
+    """-out is created by someone else while hwcrypt runs (it is blocked
+    reading a pipe): linkat() refuses to replace it; exit 1, theirs kept."""
+    d = fresh_dir("race")
+    out = os.path.join(d, "out")
+    rc, sealed, _ = hw(enc(*GCM), os.urandom(1 << 20))
+    p = subprocess.Popen([HW] + enc(*GCM, "-d", "-out", out), stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+                         preexec_fn=default_signals)
+    # More than a pipe holds: when the write returns, hwcrypt has opened
+    # -out (before reading) and consumed most of it.
+    p.stdin.write(sealed[:512 << 10])
+    p.stdin.flush()
+    write(out, b"someone else's")
+    p.stdin.write(sealed[512 << 10:])
+    p.stdin.close()
+    rc = p.wait(60)
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    check(rc == 1 and read(out) == b"someone else's" and listing(d) == ["out"] and "created by someone else" in err,
+          "-out created while running: exit %d, content %s, %s" % (rc, read(out)[:20], err.strip()))
+    tmp_clean("created meanwhile")
+
+
+def read_only_fs():
+    if not IS_ROOT:
+        skip("a read-only file system", "needs root to mount")
+        return
+    mnt = fresh_dir("ro")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", mnt], stderr=subprocess.DEVNULL).returncode:
+        skip("a read-only file system", "cannot mount a tmpfs here")
+        return
+    try:
+        rc, _, err = hw(enc(*GCM, "-d", "-out", os.path.join(mnt, "out")), SEALED)
+        check(rc == 1 and "Read-only file system" in err and listing(mnt) == [], "-out on a read-only fs: exit %d %s" % (rc, err))
+    finally:
+        subprocess.run(["umount", mnt])
+
+
 def signals():
     d = fresh_dir("sig")
     out = os.path.join(d, "out")
@@ -656,7 +719,8 @@ def memory():
     tmp_clean("memory")
 
 
-for part in (regular_files, stream_targets, device_nodes, full_file_systems, signals, no_tmpfile_fallback, memory):
+for part in (regular_files, created_meanwhile, stream_targets, device_nodes, full_file_systems, read_only_fs, signals,
+             no_tmpfile_fallback, memory):
     try:
         part()
     except Exception as e:  # a crash of the test itself is a failure, never a pass

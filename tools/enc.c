@@ -596,6 +596,8 @@ int hwc_cmd_enc(int argc, char **argv) {
 
     ctx = hwc_ctx_new();
     out = malloc(sizeof *out);
+    if (out)
+        sink_init(out);
     if (!ctx || !out) {
         fprintf(stderr, "hwcrypt enc: out of memory\n");
         status = 1;

@@ -270,9 +270,14 @@ static char *dir_of_fd(int fd) {
 #endif
 }
 
-int sink_open(sink *s, const char *path, int withhold) {
+void sink_init(sink *s) {
     memset(s, 0, offsetof(sink, buf));
     s->target_fd = s->spool_fd = s->dir_fd = -1;
+    s->buf_len = 0;
+}
+
+int sink_open(sink *s, const char *path, int withhold) {
+    sink_init(s);
     s->name = path ? path : "stdout";
     s->kind = SINK_STREAM;
     if (!path) {

@@ -44,6 +44,8 @@ typedef struct sink {
     uint8_t buf[SINK_BUF];
 } sink;
 
+/* An empty sink: sink_close() on it does nothing. */
+void sink_init(sink *s);
 /* Opens the output (path NULL: stdout).  Returns 0, or 1 after printing
  * why not (an I/O failure: exit status 1).  Nothing visible is created. */
 int sink_open(sink *s, const char *path, int withhold);
