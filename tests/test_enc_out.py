@@ -14,7 +14,7 @@ device nodes made with mknod (null c 1 3, full c 1 7).  SIGTERM, SIGINT and
 SIGKILL in the middle of a forged-message decryption (the input is fed
 through a pipe, so "the middle" is exact, not timed).  NO_TMPFILE_SHIM is an
 LD_PRELOAD library that makes O_TMPFILE fail, to run the fallback paths;
-MAXRSS (tests/util/maxrss.c) measures the peak RSS of one run.
+MAXRSS (tests/cli/maxrss.c) measures the peak RSS of one run.
 What cannot run here (not root, no mount) prints SKIP and why.
 """
 import errno
