@@ -587,9 +587,12 @@ def signals():
             if spool and not shown:
                 print("spool seen: %s" % spool[0][0])
                 shown = True
-    # CCM from a pipe: the input is spooled to learn its length.
+    # CCM from a pipe: the input is spooled to learn its length; SIV takes
+    # the whole message (over 1 MiB: spooled and mapped).
     interrupt_case("SIGTERM during CCM input spooling", enc("-aes-128-ccm", "-d", "-K", K16, "-iv", N12, "-out", out),
                    signal.SIGTERM, nothing_left)
+    interrupt_case("SIGKILL during SIV input spooling", enc("-aes-128-siv", "-d", "-K", K16 * 2, "-out", out),
+                   signal.SIGKILL, nothing_left)
     if SHIM is None:
         skip("signals without O_TMPFILE", "no shim library given")
         return
