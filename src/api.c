@@ -142,15 +142,6 @@ static int tag_len_ok(const hwc_cipher *c, size_t len) {
 
 /* --------------------------------------------------------- shared helpers */
 
-int hwc_block_set_key(const hwc_ctx *ctx, hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
-    int ok = ctx->cipher->family == HWC_FAMILY_SM4 ? key_len == 16
-                                                    : (key_len == 16 || key_len == 24 || key_len == 32);
-    if (!ok)
-        return HWC_ERR_KEY_LEN;
-    ctx->impl->set_key(ks, key, key_len, want_dec);
-    return HWC_OK;
-}
-
 /* Exact in-place is fine; any other overlap of [in, in+in_len) with
  * [out, out+out_len) is not.  Compares distances, so no sum can wrap. */
 static int overlaps(const void *in, size_t in_len, const void *out, size_t out_len) {
@@ -501,9 +492,10 @@ int hwc_aead_seal(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, const ui
     int rc = aead_check(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, tag_len);
     if (rc)
         return rc;
-    if (ctx->cipher->mode == HWC_MODE_GCM &&
-        (rc = hwc_gcm_oneshot(ctx, HWC_ENCRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, NULL,
-                              tag_len)) != HWC_NOT_HANDLED)
+    const hwc_mode_ops *ops = ctx->cipher->ops;
+    if (ops->aead_oneshot &&
+        (rc = ops->aead_oneshot(ctx, HWC_ENCRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, NULL,
+                                tag_len)) != HWC_NOT_HANDLED)
         return rc; /* short message: one pass, no streaming state */
     return aead_run(ctx, HWC_ENCRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, NULL, tag_len);
 }
@@ -513,9 +505,10 @@ int hwc_aead_open(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, const ui
     int rc = aead_check(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, tag, tag_len);
     if (rc)
         return rc;
-    if (ctx->cipher->mode == HWC_MODE_GCM &&
-        (rc = hwc_gcm_oneshot(ctx, HWC_DECRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, NULL, tag,
-                              tag_len)) != HWC_NOT_HANDLED) {
+    const hwc_mode_ops *ops = ctx->cipher->ops;
+    if (ops->aead_oneshot &&
+        (rc = ops->aead_oneshot(ctx, HWC_DECRYPT, nonce, nonce_len, aad, aad_len, in, in_len, out, NULL, tag,
+                                tag_len)) != HWC_NOT_HANDLED) {
         if (rc == HWC_ERR_AUTH && in_len)
             hwc_wipe(out, in_len);
         return rc;

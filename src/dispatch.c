@@ -6,8 +6,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
-#include "riscv/riscv_getters.h"
+#include "dispatch.h"
 
 typedef const hwc_block_impl *(*block_getter)(void);
 typedef const hwc_ghash_impl *(*ghash_getter)(void);

@@ -1,5 +1,5 @@
 /* Small shared helpers: wiping, constant-time comparison, error strings. */
-#include "internal.h"
+#include "backend.h"
 
 void hwc_wipe(void *p, size_t n) {
     /* The volatile function pointer keeps the compiler from proving the

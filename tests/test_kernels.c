@@ -1,5 +1,5 @@
 /* Kernel contracts, below the public API: every bulk kernel of every block
- * back end usable here (src/internal.h, hwc_block_impl) against a reference
+ * back end usable here (src/backend.h, hwc_block_impl) against a reference
  * built from one-block ECB calls of the same back end, whose ECB is first
  * checked against ct.
  *

@@ -1,5 +1,5 @@
 /* Short whole AEAD messages, which hwc_aead_seal/open run through a
- * one-pass path for GCM (src/modes/gcm.c, hwc_gcm_oneshot) instead of the
+ * one-pass path for GCM (src/modes/gcm.c, its aead_oneshot) instead of the
  * streaming calls.  For every GCM cipher on every available back end, every
  * data length 0..272 (across the short-path limit of 256 and the wide
  * back ends' batch sizes) with AAD lengths 0..17 and around 32, 48 and the

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "backend.h"
 
 struct cap_name {
     const char *name;

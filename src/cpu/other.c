@@ -1,5 +1,5 @@
 /* Architectures without a probe of their own: portable code only. */
-#include "internal.h"
+#include "backend.h"
 
 #if !defined(__x86_64__) && !defined(__i386__) && !defined(__riscv)
 uint64_t hwc_cpu_probe_arch(void) { return 0; }

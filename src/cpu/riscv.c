@@ -11,7 +11,7 @@
 #if defined(__linux__)
 #define _GNU_SOURCE 1 /* syscall(), sigsetjmp() and sigaction() under -std=c11 */
 #endif
-#include "internal.h"
+#include "backend.h"
 
 #if defined(__riscv)
 #if defined(__linux__) && __has_include(<sys/syscall.h>)

@@ -1,6 +1,6 @@
 /* x86-64 capability probe: cpuid leaves 1 and 7, and xgetbv to check the OS
  * saves the YMM registers (without that, AVX instructions fault). */
-#include "internal.h"
+#include "backend.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -26,7 +26,7 @@
  * The S-box constant 0x63 is folded into round keys 1..Nr (see set_key),
  * which removes every NOT from both the forward and the inverse S-box.
  */
-#include "internal.h"
+#include "getters.h"
 
 #define CT_MAX_ROUNDS 14
 #define CT_PARALLEL 4                        /* blocks per bitsliced state */

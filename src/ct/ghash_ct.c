@@ -22,7 +22,7 @@
  * shift makes it a 256-bit reflected value, whose reduction modulo
  * x^128 + x^7 + x^2 + x + 1 is right shifts (see gf128_reduce).
  */
-#include "internal.h"
+#include "getters.h"
 
 #define GHASH_POWERS 3      /* H^1 .. H^3 in the key */
 #define KARATSUBA_WORDS 9   /* 32-bit operand words of a 128-bit Karatsuba product */

@@ -30,7 +30,7 @@
  * planes, already mapped into the tower basis with the input constant added,
  * which fills the 2048-byte hwc_ks exactly.
  */
-#include "internal.h"
+#include "getters.h"
 
 #define SM4_ROUNDS 32
 #define SM4_BATCH 16                     /* blocks per bitsliced batch */
@@ -406,7 +406,7 @@ const hwc_block_impl *hwc_sm4_ct_get(void) {
     return &sm4_ct_impl;
 }
 
-/* Test hook (declared in internal.h, not part of the public API): the
+/* Test hook (declared in backend.h, not part of the public API): the
  * computed S-box for all 256 inputs, to compare with the standard's table. */
 void hwc_sm4_ct_sbox_for_test(uint8_t table[256]) {
     for (unsigned quarter = 0; quarter < 4; quarter++) {

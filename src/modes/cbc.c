@@ -9,7 +9,7 @@
  * ECB is this engine with chaining switched off (the cipher's mode says
  * which), so buffering, padding and the in-place rules exist once.
  */
-#include "internal.h"
+#include "mode.h"
 
 typedef struct cbc_state {
     alignas(16) uint8_t iv[HWC_BLOCK];  /* CBC chaining value: last ciphertext block */
@@ -63,7 +63,7 @@ static int cbc_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
         return HWC_ERR_KEY_LEN;
     /* Always prepare decryption too: a later init may keep this key and
      * switch direction without a new key schedule. */
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 1);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 1);
     if (rc != HWC_OK)
         return rc;
     memset(st, 0, sizeof *st);

@@ -27,7 +27,7 @@
  * plaintext via k_cbc_mac and CTR via k_ctr128, in chunks of
  * CCM_CHUNK_BLOCKS so the data stays in L1 between the two passes.
  */
-#include "internal.h"
+#include "mode.h"
 
 #define CCM_NONCE_MIN 7
 #define CCM_NONCE_MAX 13
@@ -96,7 +96,7 @@ static void ccm_reset_message(ccm_state *st) {
 static int ccm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
-    int rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    int rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     ccm_state *st = ccm_get(ctx);

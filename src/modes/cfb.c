@@ -11,7 +11,7 @@
  * CFB-1's update() takes bytes as 8 bits each, most significant bit first,
  * as OpenSSL's aes-*-cfb1 EVP ciphers do; update_bits() takes a bit count.
  */
-#include "internal.h"
+#include "mode.h"
 
 typedef struct cfb_state {
     alignas(16) uint8_t iv[HWC_BLOCK]; /* shift register (CFB-128: see above) */
@@ -27,7 +27,7 @@ static int cfb_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
     /* CFB decrypts with the forward cipher: no decryption schedule. */
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     memset(st, 0, sizeof *st);

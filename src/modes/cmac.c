@@ -12,10 +12,22 @@
  * least 8; the choice is the caller's). After mac_final a new message needs
  * a new start (hwc_init with a NULL key keeps the key schedule).
  */
-#include "internal.h"
+#include "mode.h"
 
 #define CMAC_TAG_MIN 1
 #define CMAC_TAG_MAX 16
+
+/* GF(2^128) doubling (mode.h): CMAC subkeys, SIV's S2V, OCB's L table. */
+void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]) {
+    /* Masked reduction: the input is key-derived (CMAC/OCB subkeys). */
+    uint8_t fold = (uint8_t)(0x87u & (0u - (unsigned)(in[0] >> 7)));
+
+    /* Front to back: in[i + 1] is read before out[i + 1] is written, so
+     * out == in works. */
+    for (int i = 0; i < 15; i++)
+        out[i] = (uint8_t)((in[i] << 1) | (in[i + 1] >> 7));
+    out[15] = (uint8_t)((in[15] << 1) ^ fold);
+}
 
 void hwc_cmac_init(hwc_cmac_state *st, const hwc_block_impl *im, const hwc_ks *ks) {
     alignas(16) uint8_t l[16] = {0};
@@ -93,7 +105,7 @@ static cmac_mode_state *cmac_get(hwc_ctx *ctx) {
 static int cmac_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
-    int rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    int rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     cmac_mode_state *st = cmac_get(ctx);

@@ -6,7 +6,7 @@
  * Any length; the unused part of a keystream block carries over to the next
  * update. Whole blocks go through k_ctr128().
  */
-#include "internal.h"
+#include "mode.h"
 
 typedef struct ctr_state {
     alignas(16) uint8_t counter[HWC_BLOCK];   /* next counter block to encrypt */
@@ -22,7 +22,7 @@ static int ctr_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
 
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     memset(st, 0, sizeof *st);

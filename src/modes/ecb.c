@@ -5,7 +5,7 @@
  * (src/modes/cbc.c), which skips chaining when the cipher's mode is ECB; the
  * wrappers below only route to it, so the two modes cannot drift apart.
  */
-#include "internal.h"
+#include "mode.h"
 
 static int ecb_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     return hwc_mode_cbc_ops.set_key(ctx, key, key_len);

@@ -32,7 +32,7 @@
  * block costs one GHASH call at final over AAD || C || lengths (adjacent in
  * the state) instead of three calls with a reduction each.
  */
-#include "internal.h"
+#include "mode.h"
 
 #define GCM_TAG_MIN 4
 #define GCM_TAG_MAX 16
@@ -162,7 +162,7 @@ static gcm_fused_fn gcm_fused_kernel(const hwc_ctx *ctx, int encrypt) {
 static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
-    int rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    int rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     gcm_state *st = gcm_get(ctx);
@@ -545,11 +545,11 @@ static int gmac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
 #define GCM_SHORT_BLOCKS (GCM_SHORT_MAX / HWC_BLOCK)
 #define GCM_SHORT_AAD_BLOCKS (GCM_SHORT_MAX_AAD / HWC_BLOCK)
 
-int hwc_gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
-                    const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out, const uint8_t *tag_in,
-                    size_t tag_len) {
+static int gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                       size_t aad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out,
+                       const uint8_t *tag_in, size_t tag_len) {
     gcm_state *st = gcm_get(ctx);
-    if (ctx->cipher->mode != HWC_MODE_GCM || iv_len != GCM_FAST_IV_LEN || aad_len > GCM_SHORT_MAX_AAD ||
+    if (iv_len != GCM_FAST_IV_LEN || aad_len > GCM_SHORT_MAX_AAD ||
         in_len > GCM_SHORT_MAX || !st->keyed || tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
         return HWC_NOT_HANDLED;
     const size_t aad_blocks = (aad_len + HWC_BLOCK - 1) / HWC_BLOCK;
@@ -622,6 +622,7 @@ const hwc_mode_ops hwc_mode_gcm_ops = {
     .set_tag_len = gcm_set_tag_len,
     .set_tag = gcm_set_tag,
     .get_tag = gcm_get_tag,
+    .aead_oneshot = gcm_oneshot, /* not GMAC's: a MAC has no AEAD calls */
 };
 
 const hwc_mode_ops hwc_mode_gmac_ops = {

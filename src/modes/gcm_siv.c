@@ -105,7 +105,7 @@ static int gcm_siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
 
     if (key_len != ctx->cipher->key_len || (key_len != 16 && key_len != 32))
         return HWC_ERR_KEY_LEN;
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     hwc_wipe(st, sizeof *st);
@@ -146,7 +146,7 @@ static int gcm_siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
     for (i = 2; i < nblocks; i++)
         memcpy(enc_key + 8 * (i - 2), blocks + 16 * i, 8);
 
-    rc = hwc_block_set_key(ctx, &ctx->ks[1], enc_key, st->key_len, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[1], enc_key, st->key_len, 0);
     if (rc == HWC_OK) {
         hwc_polyval_init(ctx->ghash, &st->polyval_key, auth_key);
         memset(st->acc, 0, sizeof st->acc);

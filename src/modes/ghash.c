@@ -10,7 +10,7 @@
  *
  * so a back end needs to implement only one of the two.
  */
-#include "internal.h"
+#include "mode.h"
 
 /* Blocks byte-reversed per GHASH call in the derived POLYVAL: enough that a
  * wide GHASH kernel gets long runs, small enough for the stack. */

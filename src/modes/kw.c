@@ -11,7 +11,7 @@
  * encryption function. The key schedule therefore always holds both
  * directions.
  */
-#include "internal.h"
+#include "mode.h"
 
 /* SP 800-38F: KW handles 2 .. 2^54 - 1 semiblocks of plaintext. */
 #define KW_MAX_SEMIBLOCKS (((uint64_t)1 << 54) - 1)
@@ -92,7 +92,7 @@ static int kw_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
     /* Both directions: wrap and unwrap use opposite ones. */
-    return hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 1);
+    return hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 1);
 }
 
 static int kw_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {

@@ -22,7 +22,7 @@
  * AAD blocks are masked with their offsets here and encrypted with k_ecb_enc
  * in runs of OCB_HASH_CHUNK blocks.
  */
-#include "internal.h"
+#include "mode.h"
 
 #define OCB_NONCE_MIN 1
 #define OCB_NONCE_MAX 15
@@ -110,7 +110,7 @@ static int ocb_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
         return HWC_ERR_KEY_LEN;
     /* Always both directions: a later hwc_init may keep this key and switch
      * to decryption. */
-    int rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 1);
+    int rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 1);
     if (rc != HWC_OK)
         return rc;
     ocb_state *st = ocb_get(ctx);

@@ -7,7 +7,7 @@
  * which is "keystream block 0"): exactly what k_ofb() continues from once
  * a block is used up. Whole blocks go through k_ofb().
  */
-#include "internal.h"
+#include "mode.h"
 
 typedef struct ofb_state {
     alignas(16) uint8_t keystream[HWC_BLOCK]; /* current keystream block */
@@ -22,7 +22,7 @@ static int ofb_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
 
     if (key_len != ctx->cipher->key_len)
         return HWC_ERR_KEY_LEN;
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, key_len, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 0);
     if (rc != HWC_OK)
         return rc;
     memset(st, 0, sizeof *st);

@@ -110,10 +110,10 @@ static int siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     if (key_len != c->key_len || key_len != 2 * c->block_key_len)
         return HWC_ERR_KEY_LEN;
     /* Both halves only ever run the forward cipher (CMAC and CTR). */
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, half, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, half, 0);
     if (rc != HWC_OK)
         return rc;
-    rc = hwc_block_set_key(ctx, &ctx->ks[1], key + half, half, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[1], key + half, half, 0);
     if (rc != HWC_OK)
         return rc;
 

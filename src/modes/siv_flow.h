@@ -10,7 +10,7 @@
 #ifndef HWC_MODES_SIV_FLOW_H
 #define HWC_MODES_SIV_FLOW_H
 
-#include "internal.h"
+#include "mode.h"
 
 enum hwc_siv_phase {
     HWC_SIV_NO_MESSAGE = 0, /* keyed; start() not called yet */

@@ -13,7 +13,7 @@
  * One hwc_update() per hwc_init() is one data unit of 16 bytes .. 2^20
  * blocks: stealing needs the end of the unit, so it cannot stream.
  */
-#include "internal.h"
+#include "mode.h"
 
 #define XTS_MAX_BLOCKS ((size_t)1 << 20) /* IEEE 1619 data unit limit */
 #define XTS_BATCH 8
@@ -109,10 +109,10 @@ static int xts_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
         return HWC_ERR_WEAK_KEY;
     /* key1 in both directions: a later init may switch direction without
      * a new key. key2 only ever encrypts the IV. */
-    rc = hwc_block_set_key(ctx, &ctx->ks[0], key, half, 1);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[0], key, half, 1);
     if (rc != HWC_OK)
         return rc;
-    rc = hwc_block_set_key(ctx, &ctx->ks[1], key + half, half, 0);
+    rc = hwc_block_set_key(ctx->impl, &ctx->ks[1], key + half, half, 0);
     if (rc != HWC_OK)
         return rc;
     memset(st, 0, sizeof *st);

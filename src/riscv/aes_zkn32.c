@@ -45,7 +45,7 @@
 #if defined(__riscv) && __riscv_xlen == 32
 
 #include "riscv32_internal.h"
-#include "riscv_getters.h"
+#include "getters.h"
 
 #define ZKN32_MAX_ROUNDS 14
 #define ZKN32_MAX_WORDS (4 * (ZKN32_MAX_ROUNDS + 1))

@@ -41,7 +41,7 @@
 #if defined(__riscv) && __riscv_xlen == 64
 
 #include "clmul64_core.h"
-#include "riscv_getters.h"
+#include "getters.h"
 #include "riscv_internal.h"
 
 #define ZKN_MAX_ROUNDS 14

@@ -13,7 +13,7 @@
  * lookup touches the key.
  */
 #include "riscv/zv_common.h"
-#include "riscv/riscv_getters.h"
+#include "getters.h"
 
 #define AES_ROUNDS_WORD 64 /* ks->w32 index of the round count */
 

@@ -30,7 +30,7 @@
 #if defined(__riscv) && __riscv_xlen == 32
 
 #include "riscv32_internal.h"
-#include "riscv_getters.h"
+#include "getters.h"
 
 /* Blocks per reduction: the key holds H^1..H^CLMUL32_POWERS. */
 #define CLMUL32_POWERS 12

@@ -42,7 +42,7 @@
 #if defined(__riscv) && __riscv_xlen == 64
 
 #include "clmul64_core.h"
-#include "riscv_getters.h"
+#include "getters.h"
 
 /* h * x^-1 in reflected form: a left shift, and when the x^0 term (bit
  * 127) falls off, g / x = x^127 + x^6 + x + 1 comes in (bits 0, 121, 126,

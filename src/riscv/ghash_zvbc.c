@@ -38,7 +38,7 @@
  * vclmulh are data-independent in time on cores with Zvkt.
  */
 #include "riscv/zv_common.h"
-#include "riscv/riscv_getters.h"
+#include "getters.h"
 
 typedef vuint64m4_t zvbc_v; /* one 64-bit word of each block of a group */
 

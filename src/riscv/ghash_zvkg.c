@@ -6,7 +6,7 @@
  * state. Built by clang only (cmake/riscv-vector.cmake).
  */
 #include "riscv/zv_common.h"
-#include "riscv/riscv_getters.h"
+#include "getters.h"
 
 static void ghash_zvkg_init(hwc_ghash_key *key, const uint8_t h[16]) {
     memset(key, 0, sizeof *key);

@@ -26,7 +26,7 @@
 #ifndef HWC_RISCV_INTERNAL_H
 #define HWC_RISCV_INTERNAL_H
 
-#include "internal.h"
+#include "backend.h"
 
 #define RV_INLINE static inline __attribute__((always_inline))
 

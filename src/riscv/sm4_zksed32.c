@@ -21,7 +21,7 @@
  */
 #if defined(__riscv) && __riscv_xlen == 32
 
-#include "riscv_getters.h"
+#include "getters.h"
 #include "riscv32_internal.h"
 
 #define SM4_ROUNDS 32

@@ -32,7 +32,7 @@
  */
 #if defined(__riscv) && __riscv_xlen == 64
 
-#include "riscv_getters.h"
+#include "getters.h"
 #include "riscv_internal.h"
 
 #define SM4_ROUNDS 32

@@ -10,7 +10,7 @@
  * directions run the same eight vsm4r.vs.
  */
 #include "riscv/zv_common.h"
-#include "riscv/riscv_getters.h"
+#include "getters.h"
 
 #define SM4_DEC_WORD 32
 

@@ -22,7 +22,7 @@
 
 #include <riscv_vector.h>
 
-#include "internal.h"
+#include "backend.h"
 
 #define ZV_INLINE static inline __attribute__((always_inline))
 

@@ -26,7 +26,7 @@
 
 #include <immintrin.h>
 
-#include "internal.h"
+#include "getters.h"
 
 /* Per-function targets: the library runs on any x86-64, the dispatcher only
  * calls these functions when required_caps are present. */

@@ -1,7 +1,7 @@
 /*
  * Generic bulk kernels, built only on a back end's ecb_enc / ecb_dec.
  *
- * The k_*() helpers of internal.h fall back to these when a back end leaves
+ * The k_*() helpers of backend.h fall back to these when a back end leaves
  * an optional kernel NULL, so every back end gets every mode from its two
  * ECB functions. Modes that allow it batch up to GENERIC_BATCH blocks per ECB
  * call, which is what lets a bitsliced or pipelined ECB kernel run at speed;
@@ -13,7 +13,7 @@
  * buffers that held keystream, tweaks or plaintext are wiped before return.
  * Caller buffers are only touched through memcpy and byte access.
  */
-#include "internal.h"
+#include "backend.h"
 
 /* 16 blocks: the portable SM4 back end bitslices 16 blocks per pass. */
 #define GENERIC_BATCH 16
@@ -307,17 +307,4 @@ void hwc_generic_ocb_enc(const hwc_block_impl *im, const hwc_ks *ks, const uint8
 void hwc_generic_ocb_dec(const hwc_block_impl *im, const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                          uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     generic_ocb(im, ks, L, first_index, offset, checksum, out, in, nblocks, 1);
-}
-
-/* ------------------------------------------------------- GF(2^128) dbl */
-
-void hwc_gf128_dbl_be(uint8_t out[16], const uint8_t in[16]) {
-    /* Masked reduction: the input is key-derived (CMAC/OCB subkeys). */
-    uint8_t fold = (uint8_t)(0x87u & (0u - (unsigned)(in[0] >> 7)));
-
-    /* Front to back: in[i + 1] is read before out[i + 1] is written, so
-     * out == in works. */
-    for (int i = 0; i < 15; i++)
-        out[i] = (uint8_t)((in[i] << 1) | (in[i + 1] >> 7));
-    out[15] = (uint8_t)((in[15] << 1) ^ fold);
 }

@@ -1,16 +1,35 @@
-/* Getters of the RISC-V back ends (src/riscv/), for dispatch. Each is
- * defined only when its file is compiled for its target (rv64 or rv32); the
- * dispatch lists name them under the same condition. */
-#ifndef HWC_RISCV_GETTERS_H
-#define HWC_RISCV_GETTERS_H
+/* Every back end's getter, for dispatch (src/dispatch.c) and for the back
+ * end that defines it. A getter returns the back end's const table, or NULL
+ * when it is not compiled in; availability on this CPU is decided by
+ * dispatch from required_caps and usable(). A new back end adds its getter
+ * here and to the priority lists of src/dispatch.c. */
+#ifndef HWCRYPT_GETTERS_H
+#define HWCRYPT_GETTERS_H
 
-#include "internal.h"
+#include "backend.h"
 
+/* Portable (src/ct/). */
+const hwc_block_impl *hwc_aes_ct_get(void);
+const hwc_block_impl *hwc_sm4_ct_get(void);
+const hwc_ghash_impl *hwc_ghash_ct_get(void);
+/* Test hook: the portable SM4 S-box evaluated by its circuit for all 256 inputs. */
+void hwc_sm4_ct_sbox_for_test(uint8_t table[256]);
+/* x86-64 (src/x86/): NULL on other architectures. */
+const hwc_block_impl *hwc_aes_aesni_get(void);
+const hwc_block_impl *hwc_aes_vaes_get(void);
+const hwc_block_impl *hwc_aes_vaes512_get(void);
+const hwc_block_impl *hwc_sm4_aesni_get(void);
+const hwc_block_impl *hwc_sm4_gfni_get(void);
+const hwc_block_impl *hwc_sm4_gfni512_get(void);
+const hwc_ghash_impl *hwc_ghash_pclmul_get(void);
+const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
+
+/* RISC-V (src/riscv/): each is declared only where its file is compiled. */
 #if defined(__riscv) && __riscv_xlen == 64
-/* AES with Zkne + Zknd (aes_zkn64.c). */
+/* AES with Zkne + Zknd (riscv/aes_zkn64.c). */
 const hwc_block_impl *hwc_aes_zkn64_get(void);
 /* AES with Zkne only: hardware for every kernel that encrypts blocks, the
- * portable ct AES for the decryption direction (aes_zkn64.c). */
+ * portable ct AES for the decryption direction (riscv/aes_zkn64.c). */
 const hwc_block_impl *hwc_aes_zkne64_get(void);
 /* SM4 with Zksed alone: its instructions take byte-reversed words, so no
  * byte swap is ever needed (sm4_zksed64.c). */
@@ -44,4 +63,4 @@ const hwc_block_impl *hwc_sm4_zksed32_get(void);
 const hwc_ghash_impl *hwc_ghash_clmul32_get(void);
 #endif
 
-#endif /* HWC_RISCV_GETTERS_H */
+#endif /* HWCRYPT_GETTERS_H */
