@@ -44,7 +44,7 @@
  */
 #if defined(__riscv) && __riscv_xlen == 32
 
-#include "riscv32_internal.h"
+#include "rv_scalar.h"
 #include "getters.h"
 
 #define ZKN32_MAX_ROUNDS 14
@@ -58,11 +58,11 @@
 _Static_assert(ZKN32_ROUNDS_OFFSET < HWC_KS_BYTES, "zkn32 schedule must fit in hwc_ks");
 _Static_assert(ZKN32_ENC_OFFSET >= 15 * 64 + 1, "the ct schedule must fit below the zkn32 one");
 
-static inline const rv32_word *enc_keys(const hwc_ks *ks) {
-    return (const rv32_word *)(const void *)(ks->bytes + ZKN32_ENC_OFFSET);
+static inline const rv_word *enc_keys(const hwc_ks *ks) {
+    return (const rv_word *)(const void *)(ks->bytes + ZKN32_ENC_OFFSET);
 }
-static inline const rv32_word *dec_keys(const hwc_ks *ks) {
-    return (const rv32_word *)(const void *)(ks->bytes + ZKN32_DEC_OFFSET);
+static inline const rv_word *dec_keys(const hwc_ks *ks) {
+    return (const rv_word *)(const void *)(ks->bytes + ZKN32_DEC_OFFSET);
 }
 static inline unsigned rounds_of(const hwc_ks *ks) {
     return ks->bytes[ZKN32_ROUNDS_OFFSET];
@@ -94,23 +94,23 @@ static inline unsigned rounds_of(const hwc_ks *ks) {
 static uint32_t sub_rot_word(uint32_t w, uint32_t rcon) {
     const uint32_t x = (w >> 8) | (w << 24);
     uint32_t t = rcon;
-    t = rv32_aes32esi(t, x, 0);
-    t = rv32_aes32esi(t, x, 1);
-    t = rv32_aes32esi(t, x, 2);
-    t = rv32_aes32esi(t, x, 3);
+    t = rv_aes32esi(t, x, 0);
+    t = rv_aes32esi(t, x, 1);
+    t = rv_aes32esi(t, x, 2);
+    t = rv_aes32esi(t, x, 3);
     return t;
 }
 
 static uint32_t sub_word(uint32_t w) {
     uint32_t t = 0;
-    t = rv32_aes32esi(t, w, 0);
-    t = rv32_aes32esi(t, w, 1);
-    t = rv32_aes32esi(t, w, 2);
-    t = rv32_aes32esi(t, w, 3);
+    t = rv_aes32esi(t, w, 0);
+    t = rv_aes32esi(t, w, 1);
+    t = rv_aes32esi(t, w, 2);
+    t = rv_aes32esi(t, w, 3);
     return t;
 }
 
-static void zkn32_expand_enc(rv32_word *rk, const uint8_t *key, size_t key_len) {
+static void zkn32_expand_enc(rv_word *rk, const uint8_t *key, size_t key_len) {
     static const uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
     const unsigned nk = (unsigned)(key_len / 4), total = 4 * (nk + 7);
     for (unsigned i = 0; i < nk; i++)
@@ -128,20 +128,20 @@ static void zkn32_expand_enc(rv32_word *rk, const uint8_t *key, size_t key_len) 
 /* InvMixColumns of a word: S through aes32esi, back through aes32dsmi. */
 static uint32_t inv_mix_column(uint32_t w) {
     uint32_t s = 0, r = 0;
-    s = rv32_aes32esi(s, w, 0);
-    s = rv32_aes32esi(s, w, 1);
-    s = rv32_aes32esi(s, w, 2);
-    s = rv32_aes32esi(s, w, 3);
-    r = rv32_aes32dsmi(r, s, 0);
-    r = rv32_aes32dsmi(r, s, 1);
-    r = rv32_aes32dsmi(r, s, 2);
-    r = rv32_aes32dsmi(r, s, 3);
+    s = rv_aes32esi(s, w, 0);
+    s = rv_aes32esi(s, w, 1);
+    s = rv_aes32esi(s, w, 2);
+    s = rv_aes32esi(s, w, 3);
+    r = rv_aes32dsmi(r, s, 0);
+    r = rv_aes32dsmi(r, s, 1);
+    r = rv_aes32dsmi(r, s, 2);
+    r = rv_aes32dsmi(r, s, 3);
     return r;
 }
 
 /* Equivalent inverse cipher keys: reversed, the middle ones through
  * InvMixColumns (aes32dsmi applies it before the key is added). */
-static void zkn32_expand_dec(rv32_word *dk, const rv32_word *rk, unsigned nr) {
+static void zkn32_expand_dec(rv_word *dk, const rv_word *rk, unsigned nr) {
     for (unsigned j = 0; j < 4; j++) {
         dk[j] = rk[4 * nr + j];
         dk[4 * nr + j] = rk[j];
@@ -152,14 +152,14 @@ static void zkn32_expand_dec(rv32_word *dk, const rv32_word *rk, unsigned nr) {
 }
 
 static void zkn32_write_schedule(hwc_ks *ks, const uint8_t *key, size_t key_len) {
-    zkn32_expand_enc((rv32_word *)(void *)(ks->bytes + ZKN32_ENC_OFFSET), key, key_len);
+    zkn32_expand_enc((rv_word *)(void *)(ks->bytes + ZKN32_ENC_OFFSET), key, key_len);
     ks->bytes[ZKN32_ROUNDS_OFFSET] = (uint8_t)(key_len / 4 + 6);
 }
 
 static void hwc_aes_set_key_zkn32(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
     zkn32_write_schedule(ks, key, key_len);
     if (want_dec)
-        zkn32_expand_dec((rv32_word *)(void *)(ks->bytes + ZKN32_DEC_OFFSET), enc_keys(ks), rounds_of(ks));
+        zkn32_expand_dec((rv_word *)(void *)(ks->bytes + ZKN32_DEC_OFFSET), enc_keys(ks), rounds_of(ks));
 }
 
 /* zkne32: the decryption direction is the portable AES, keyed here too. */
@@ -182,53 +182,53 @@ typedef struct aes_state {
 
 /* Rounds 1..nr on a state that already has round key 0 added, the last
  * round key included. */
-RV_INLINE aes_state enc_rounds(const rv32_word *k, unsigned nr, aes_state s) {
+RV_INLINE aes_state enc_rounds(const rv_word *k, unsigned nr, aes_state s) {
     _Pragma("GCC unroll 14")
     for (unsigned r = 1; r < nr; r++) {
-        const rv32_word *kr = k + 4 * r;
+        const rv_word *kr = k + 4 * r;
         aes_state u;
-        u.t0 = ENC_COL(rv32_aes32esmi, kr[0], s.t0, s.t1, s.t2, s.t3);
-        u.t1 = ENC_COL(rv32_aes32esmi, kr[1], s.t1, s.t2, s.t3, s.t0);
-        u.t2 = ENC_COL(rv32_aes32esmi, kr[2], s.t2, s.t3, s.t0, s.t1);
-        u.t3 = ENC_COL(rv32_aes32esmi, kr[3], s.t3, s.t0, s.t1, s.t2);
+        u.t0 = ENC_COL(rv_aes32esmi, kr[0], s.t0, s.t1, s.t2, s.t3);
+        u.t1 = ENC_COL(rv_aes32esmi, kr[1], s.t1, s.t2, s.t3, s.t0);
+        u.t2 = ENC_COL(rv_aes32esmi, kr[2], s.t2, s.t3, s.t0, s.t1);
+        u.t3 = ENC_COL(rv_aes32esmi, kr[3], s.t3, s.t0, s.t1, s.t2);
         s = u;
     }
-    const rv32_word *kl = k + 4 * nr;
+    const rv_word *kl = k + 4 * nr;
     aes_state u;
-    u.t0 = ENC_COL(rv32_aes32esi, kl[0], s.t0, s.t1, s.t2, s.t3);
-    u.t1 = ENC_COL(rv32_aes32esi, kl[1], s.t1, s.t2, s.t3, s.t0);
-    u.t2 = ENC_COL(rv32_aes32esi, kl[2], s.t2, s.t3, s.t0, s.t1);
-    u.t3 = ENC_COL(rv32_aes32esi, kl[3], s.t3, s.t0, s.t1, s.t2);
+    u.t0 = ENC_COL(rv_aes32esi, kl[0], s.t0, s.t1, s.t2, s.t3);
+    u.t1 = ENC_COL(rv_aes32esi, kl[1], s.t1, s.t2, s.t3, s.t0);
+    u.t2 = ENC_COL(rv_aes32esi, kl[2], s.t2, s.t3, s.t0, s.t1);
+    u.t3 = ENC_COL(rv_aes32esi, kl[3], s.t3, s.t0, s.t1, s.t2);
     return u;
 }
 
-RV_INLINE aes_state dec_rounds(const rv32_word *k, unsigned nr, aes_state s) {
+RV_INLINE aes_state dec_rounds(const rv_word *k, unsigned nr, aes_state s) {
     _Pragma("GCC unroll 14")
     for (unsigned r = 1; r < nr; r++) {
-        const rv32_word *kr = k + 4 * r;
+        const rv_word *kr = k + 4 * r;
         aes_state u;
-        u.t0 = DEC_COL(rv32_aes32dsmi, kr[0], s.t0, s.t3, s.t2, s.t1);
-        u.t1 = DEC_COL(rv32_aes32dsmi, kr[1], s.t1, s.t0, s.t3, s.t2);
-        u.t2 = DEC_COL(rv32_aes32dsmi, kr[2], s.t2, s.t1, s.t0, s.t3);
-        u.t3 = DEC_COL(rv32_aes32dsmi, kr[3], s.t3, s.t2, s.t1, s.t0);
+        u.t0 = DEC_COL(rv_aes32dsmi, kr[0], s.t0, s.t3, s.t2, s.t1);
+        u.t1 = DEC_COL(rv_aes32dsmi, kr[1], s.t1, s.t0, s.t3, s.t2);
+        u.t2 = DEC_COL(rv_aes32dsmi, kr[2], s.t2, s.t1, s.t0, s.t3);
+        u.t3 = DEC_COL(rv_aes32dsmi, kr[3], s.t3, s.t2, s.t1, s.t0);
         s = u;
     }
-    const rv32_word *kl = k + 4 * nr;
+    const rv_word *kl = k + 4 * nr;
     aes_state u;
-    u.t0 = DEC_COL(rv32_aes32dsi, kl[0], s.t0, s.t3, s.t2, s.t1);
-    u.t1 = DEC_COL(rv32_aes32dsi, kl[1], s.t1, s.t0, s.t3, s.t2);
-    u.t2 = DEC_COL(rv32_aes32dsi, kl[2], s.t2, s.t1, s.t0, s.t3);
-    u.t3 = DEC_COL(rv32_aes32dsi, kl[3], s.t3, s.t2, s.t1, s.t0);
+    u.t0 = DEC_COL(rv_aes32dsi, kl[0], s.t0, s.t3, s.t2, s.t1);
+    u.t1 = DEC_COL(rv_aes32dsi, kl[1], s.t1, s.t0, s.t3, s.t2);
+    u.t2 = DEC_COL(rv_aes32dsi, kl[2], s.t2, s.t1, s.t0, s.t3);
+    u.t3 = DEC_COL(rv_aes32dsi, kl[3], s.t3, s.t2, s.t1, s.t0);
     return u;
 }
 
 RV_INLINE aes_state xor_state(aes_state a, aes_state b) {
     return (aes_state){a.t0 ^ b.t0, a.t1 ^ b.t1, a.t2 ^ b.t2, a.t3 ^ b.t3};
 }
-RV_INLINE aes_state load_state(const rv32_word *p) {
+RV_INLINE aes_state load_state(const rv_word *p) {
     return (aes_state){p[0], p[1], p[2], p[3]};
 }
-RV_INLINE void store_state(rv32_word *p, aes_state s) {
+RV_INLINE void store_state(rv_word *p, aes_state s) {
     p[0] = s.t0;
     p[1] = s.t1;
     p[2] = s.t2;
@@ -236,21 +236,21 @@ RV_INLINE void store_state(rv32_word *p, aes_state s) {
 }
 
 /* E(x) / D(x) of one whole block. */
-RV_INLINE aes_state enc_block(const rv32_word *k, unsigned nr, aes_state x) {
+RV_INLINE aes_state enc_block(const rv_word *k, unsigned nr, aes_state x) {
     return enc_rounds(k, nr, xor_state(x, load_state(k)));
 }
-RV_INLINE aes_state dec_block(const rv32_word *k, unsigned nr, aes_state x) {
+RV_INLINE aes_state dec_block(const rv_word *k, unsigned nr, aes_state x) {
     return dec_rounds(k, nr, xor_state(x, load_state(k)));
 }
 
 RV_INLINE aes_state load_chain(const uint8_t *p) {
     uint32_t w[4];
-    rv32_load_chain(p, w);
+    rv_load_chain(p, w);
     return (aes_state){w[0], w[1], w[2], w[3]};
 }
 RV_INLINE void store_chain(uint8_t *p, aes_state s) {
     const uint32_t w[4] = {s.t0, s.t1, s.t2, s.t3};
-    rv32_store_chain(p, w);
+    rv_store_chain(p, w);
 }
 
 /* Chaining value in and out of the caller's 16 bytes around a kernel. */
@@ -272,24 +272,24 @@ RV_INLINE void store_chain(uint8_t *p, aes_state s) {
 
 /* ------------------------------------------------------------------ ECB */
 
-RV_INLINE void ecb_enc_body(const rv32_word *rk, unsigned nr, rv32_word *out, const rv32_word *in, size_t n) {
+RV_INLINE void ecb_enc_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4)
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
         store_state(out, enc_block(k, nr, load_state(in)));
 }
 
-RV_INLINE void ecb_dec_body(const rv32_word *rk, unsigned nr, rv32_word *out, const rv32_word *in, size_t n) {
+RV_INLINE void ecb_dec_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4)
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
         store_state(out, dec_block(k, nr, load_state(in)));
 }
 
 static void hwc_aes_ecb_enc_zkn32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+    ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
 }
 
 static void hwc_aes_ecb_dec_zkn32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
+    ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
 }
 
 /* zkne32's decryption: the portable AES on its own schedule. */
@@ -299,11 +299,11 @@ static void hwc_aes_ecb_dec_zkne32_ct(const hwc_ks *ks, uint8_t *out, const uint
 
 /* ------------------------------------------------------------------ CBC */
 
-RV_INLINE void cbc_enc_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_word *out, const rv32_word *in,
+RV_INLINE void cbc_enc_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
                             size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state c = *iv;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         c = enc_block(k, nr, xor_state(c, load_state(in)));
         store_state(out, c);
     }
@@ -311,11 +311,11 @@ RV_INLINE void cbc_enc_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv3
 }
 
 /* Each ciphertext block is read before its plaintext is written: out == in. */
-RV_INLINE void cbc_dec_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_word *out, const rv32_word *in,
+RV_INLINE void cbc_dec_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
                             size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state prev = *iv;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         const aes_state c = load_state(in);
         store_state(out, xor_state(dec_block(k, nr, c), prev));
         prev = c;
@@ -326,35 +326,35 @@ RV_INLINE void cbc_dec_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv3
 static void hwc_aes_cbc_enc_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(iv, v,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                cbc_enc_body(enc_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
 }
 
 static void hwc_aes_cbc_dec_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(iv, v,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                cbc_dec_body(dec_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
 }
 
 /* ------------------------------------------------------------------ CFB */
 
-RV_INLINE void cfb_enc_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_word *out, const rv32_word *in,
+RV_INLINE void cfb_enc_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
                             size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state c = *iv;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         c = xor_state(enc_block(k, nr, c), load_state(in));
         store_state(out, c);
     }
     *iv = c;
 }
 
-RV_INLINE void cfb_dec_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_word *out, const rv32_word *in,
+RV_INLINE void cfb_dec_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
                             size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state prev = *iv;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         const aes_state c = load_state(in);
         store_state(out, xor_state(enc_block(k, nr, prev), c));
         prev = c;
@@ -365,24 +365,24 @@ RV_INLINE void cfb_dec_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv3
 static void hwc_aes_cfb_enc_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(iv, v,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                cfb_enc_body(enc_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
 }
 
 static void hwc_aes_cfb_dec_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(iv, v,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                cfb_dec_body(enc_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
 }
 
 /* ------------------------------------------------------------------ OFB */
 
-RV_INLINE void ofb_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_word *out, const rv32_word *in,
+RV_INLINE void ofb_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
                         size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state s = *iv;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         s = enc_block(k, nr, s);
         store_state(out, xor_state(s, load_state(in)));
     }
@@ -391,7 +391,7 @@ RV_INLINE void ofb_body(const rv32_word *rk, unsigned nr, aes_state *iv, rv32_wo
 
 static void hwc_aes_ofb_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     WITH_CHAIN(iv, v,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), NR, &v, rv_out, rv_in, rv_n))));
 }
 
 /* ------------------------------------------------------------------ CTR */
@@ -401,18 +401,18 @@ static void hwc_aes_ofb_zkn32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, co
  * added to the three constant words once per run. (Two blocks per
  * iteration, sharing the key loads, measured slower: the compiler spills
  * the second state on rv32's 31 registers.) */
-RV_INLINE void ctr_body(const rv32_word *rk, unsigned nr, ctr_value *c, int wide, rv32_word *out,
-                        const rv32_word *in, size_t n) {
+RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, rv_word *out,
+                        const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
     const uint32_t step = (uint32_t)1 << 24;
     while (n != 0) {
         size_t run = 256 - (size_t)(c->lo & 0xFF);
         if (run > n)
             run = n;
-        const uint32_t w0 = rv32_bswap32_base((uint32_t)(c->hi >> 32)) ^ k[0];
-        const uint32_t w1 = rv32_bswap32_base((uint32_t)c->hi) ^ k[1];
-        const uint32_t w2 = rv32_bswap32_base((uint32_t)(c->lo >> 32)) ^ k[2];
-        uint32_t w3 = rv32_bswap32_base((uint32_t)c->lo);
+        const uint32_t w0 = rv_bswap_base((uint32_t)(c->hi >> 32)) ^ k[0];
+        const uint32_t w1 = rv_bswap_base((uint32_t)c->hi) ^ k[1];
+        const uint32_t w2 = rv_bswap_base((uint32_t)(c->lo >> 32)) ^ k[2];
+        uint32_t w3 = rv_bswap_base((uint32_t)c->lo);
         for (size_t i = 0; i < run; i++, in += 4, out += 4) {
             const aes_state s = enc_rounds(k, nr, (aes_state){w0, w1, w2, w3 ^ k[3]});
             store_state(out, xor_state(s, load_state(in)));
@@ -426,7 +426,7 @@ RV_INLINE void ctr_body(const rv32_word *rk, unsigned nr, ctr_value *c, int wide
 static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                        int wide) {
     ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
-    ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), NR, &c, wide, rv_out, rv_in, rv_n)));
+    ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), NR, &c, wide, rv_out, rv_in, rv_n)));
     hwc_store_be64(ctr, c.hi);
     hwc_store_be64(ctr + 8, c.lo);
 }
@@ -452,11 +452,11 @@ RV_INLINE aes_state xts_mul_alpha(aes_state t) {
                        (t.t3 << 1) | (t.t2 >> 31)};
 }
 
-RV_INLINE void xts_body(const rv32_word *rk, unsigned nr, int decrypt, aes_state *tw, rv32_word *out,
-                        const rv32_word *in, size_t n) {
+RV_INLINE void xts_body(const rv_word *rk, unsigned nr, int decrypt, aes_state *tw, rv_word *out,
+                        const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state t = *tw;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         const aes_state x = xor_state(load_state(in), t);
         const aes_state y = decrypt ? dec_block(k, nr, x) : enc_block(k, nr, x);
         store_state(out, xor_state(y, t));
@@ -468,30 +468,30 @@ RV_INLINE void xts_body(const rv32_word *rk, unsigned nr, int decrypt, aes_state
 static void hwc_aes_xts_enc_zkn32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(tweak, t,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                xts_body(enc_keys(ks), NR, 0, &t, rv_out, rv_in, rv_n))));
 }
 
 static void hwc_aes_xts_dec_zkn32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     WITH_CHAIN(tweak, t,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks,
+               ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
                                                xts_body(dec_keys(ks), NR, 1, &t, rv_out, rv_in, rv_n))));
 }
 
 /* -------------------------------------------------------------- CBC-MAC */
 
-RV_INLINE void cbc_mac_body(const rv32_word *rk, unsigned nr, aes_state *mac, const rv32_word *in, size_t n) {
+RV_INLINE void cbc_mac_body(const rv_word *rk, unsigned nr, aes_state *mac, const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state m = *mac;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4)
+    for (const rv_word *end = in + 4 * n; in != end; in += 4)
         m = enc_block(k, nr, xor_state(m, load_state(in)));
     *mac = m;
 }
 
 static void hwc_aes_cbc_mac_zkn32(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
     WITH_CHAIN(mac, m,
-               ZKN32_BY_ROUNDS(ks, RV32_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), NR, &m, rv_in, rv_n))));
+               ZKN32_BY_ROUNDS(ks, RV_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), NR, &m, rv_in, rv_n))));
 }
 
 /* ----------------------------------------------------------------- OCB3 */
@@ -502,19 +502,19 @@ typedef struct ocb_chain {
 } ocb_chain;
 
 /* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half of them) take L_0. */
-RV_INLINE aes_state ocb_next_offset(const rv32_word *L, uint64_t index, aes_state o) {
-    const unsigned z = (index & 1) ? 0 : rv32_ntz64(index);
+RV_INLINE aes_state ocb_next_offset(const rv_word *L, uint64_t index, aes_state o) {
+    const unsigned z = (index & 1) ? 0 : rv_ntz64(index);
     return xor_state(o, load_state(L + 4 * z));
 }
 
 /* C_i = Offset_i ^ E(P_i ^ Offset_i) (D for decryption); the checksum sums
  * the plaintext. */
-RV_INLINE void ocb_body(const rv32_word *rk, unsigned nr, int decrypt, const rv32_word *L, ocb_chain *st,
-                        rv32_word *out, const rv32_word *in, size_t n) {
+RV_INLINE void ocb_body(const rv_word *rk, unsigned nr, int decrypt, const rv_word *L, ocb_chain *st,
+                        rv_word *out, const rv_word *in, size_t n) {
     LOCAL_KEYS(k, rk, nr);
     aes_state o = st->offset, sum = st->checksum;
     uint64_t index = st->index;
-    for (const rv32_word *end = in + 4 * n; in != end; in += 4, out += 4, index++) {
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4, index++) {
         const aes_state p = load_state(in);
         o = ocb_next_offset(L, index, o);
         const aes_state x = xor_state(p, o);
@@ -530,19 +530,19 @@ RV_INLINE void ocb_body(const rv32_word *rk, unsigned nr, int decrypt, const rv3
 static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt, const uint8_t (*L)[16],
                        uint64_t first_index, uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
                        const uint8_t *in, size_t nblocks) {
-    if (!rv32_aligned4(L)) { /* the modes keep L aligned; never read it misaligned */
+    if (!rv_aligned(L)) { /* the modes keep L aligned; never read it misaligned */
         if (decrypt)
             hwc_generic_ocb_dec(self, ks, L, first_index, offset, checksum, out, in, nblocks);
         else
             hwc_generic_ocb_enc(self, ks, L, first_index, offset, checksum, out, in, nblocks);
         return;
     }
-    const rv32_word *lw = (const rv32_word *)(const void *)L;
+    const rv_word *lw = (const rv_word *)(const void *)L;
     ocb_chain st = {first_index, load_chain(offset), load_chain(checksum)};
     if (decrypt) {
-        ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), NR, 1, lw, &st, rv_out, rv_in, rv_n)));
+        ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), NR, 1, lw, &st, rv_out, rv_in, rv_n)));
     } else {
-        ZKN32_BY_ROUNDS(ks, RV32_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), NR, 0, lw, &st, rv_out, rv_in, rv_n)));
+        ZKN32_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), NR, 0, lw, &st, rv_out, rv_in, rv_n)));
     }
     store_chain(offset, st.offset);
     store_chain(checksum, st.checksum);

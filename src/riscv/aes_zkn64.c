@@ -42,7 +42,7 @@
 
 #include "clmul64_core.h"
 #include "getters.h"
-#include "riscv_internal.h"
+#include "rv_scalar.h"
 
 #define ZKN_MAX_ROUNDS 14
 #define ZKN_MAX_WORDS (2 * (ZKN_MAX_ROUNDS + 1))
@@ -262,7 +262,7 @@ RV_INLINE void enc_block(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t 
 #define ZKN_FEW_BLOCKS 4
 
 RV_INLINE int zkn_few(size_t nblocks, const void *out, const void *in) {
-    return nblocks - 1 < ZKN_FEW_BLOCKS - 1 && rv_aligned8(out) && rv_aligned8(in);
+    return nblocks - 1 < ZKN_FEW_BLOCKS - 1 && rv_aligned(out) && rv_aligned(in);
 }
 
 RV_INLINE void enc_block_from_schedule(const rv_word *rk, unsigned nr, uint64_t *x0, uint64_t *x1) {
@@ -458,9 +458,9 @@ RV_INLINE void cbc_dec_body(const rv_word *dk, unsigned nr, uint64_t iv[2], rv_w
 #define WITH_CHAIN(chain, v, STMT)                    \
     do {                                              \
         uint64_t v[2];                                \
-        rv_load_chain((chain), &v[0], &v[1]);         \
+        rv_load_chain2((chain), &v[0], &v[1]);         \
         STMT;                                         \
-        rv_store_chain((chain), v[0], v[1]);          \
+        rv_store_chain2((chain), v[0], v[1]);          \
     } while (0)
 
 static void hwc_aes_cbc_enc_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
@@ -597,8 +597,8 @@ RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, 
         size_t run = 256 - (size_t)(c->lo & 0xFF);
         if (run > n)
             run = n;
-        const uint64_t x0_keyed = rv_bswap64_base(c->hi) ^ k[0]; /* constant within a run */
-        uint64_t x1 = rv_bswap64_base(c->lo);
+        const uint64_t x0_keyed = rv_bswap_base(c->hi) ^ k[0]; /* constant within a run */
+        uint64_t x1 = rv_bswap_base(c->lo);
         ctr_blocks(k, nr, x0_keyed, &x1, out, in, run);
         in += 2 * run;
         out += 2 * run;
@@ -619,7 +619,7 @@ __attribute__((noinline)) static void ctr_bulk(const hwc_ks *ks, uint8_t ctr[16]
  * 32-bit counters agree): no byte swap at all. */
 static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                        int wide) {
-    if (zkn_few(nblocks, out, in) && rv_aligned8(ctr)) {
+    if (zkn_few(nblocks, out, in) && rv_aligned(ctr)) {
         uint64_t w0 = ((const rv_word *)(const void *)ctr)[0], w1 = ((const rv_word *)(const void *)ctr)[1];
         if (ctr_no_wrap(w1, nblocks)) {
             ZKN_BY_ROUNDS(ks, ctr_few(enc_keys(ks), NR, w0, &w1, (rv_word *)(void *)out,
@@ -691,8 +691,8 @@ RV_INLINE void gcm_body(const hwc_ks *ks, const clmul_key *hk, int rev8, int dec
         size_t run = 256 - (size_t)(g->ctr.lo & 0xFF);
         if (run > n)
             run = n;
-        const uint64_t x0 = rv_bswap64(g->ctr.hi, rev8);
-        uint64_t x1 = rv_bswap64(g->ctr.lo, rev8);
+        const uint64_t x0 = rv_bswap(g->ctr.hi, rev8);
+        uint64_t x1 = rv_bswap(g->ctr.lo, rev8);
         ctr_advance(&g->ctr, run, 0);
         n -= run;
         while (run != 0) {
@@ -716,15 +716,15 @@ RV_INLINE size_t gcm_kernel(const hwc_ks *ks, const clmul_key *hk, int rev8, int
                             uint8_t state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     uint64_t w0, w1;
     gcm_chain g;
-    rv_load_chain(ctr, &w0, &w1);
-    g.ctr.hi = rv_bswap64(w0, rev8);
-    g.ctr.lo = rv_bswap64(w1, rev8);
-    rv_load_chain(state, &w0, &w1);
-    g.s[0] = rv_bswap64(w0, rev8);
-    g.s[1] = rv_bswap64(w1, rev8);
+    rv_load_chain2(ctr, &w0, &w1);
+    g.ctr.hi = rv_bswap(w0, rev8);
+    g.ctr.lo = rv_bswap(w1, rev8);
+    rv_load_chain2(state, &w0, &w1);
+    g.s[0] = rv_bswap(w0, rev8);
+    g.s[1] = rv_bswap(w1, rev8);
     RV_STREAM(out, in, nblocks, gcm_body(ks, hk, rev8, decrypt, &g, rv_out, rv_in, rv_n));
-    rv_store_chain(ctr, rv_bswap64(g.ctr.hi, rev8), rv_bswap64(g.ctr.lo, rev8));
-    rv_store_chain(state, rv_bswap64(g.s[0], rev8), rv_bswap64(g.s[1], rev8));
+    rv_store_chain2(ctr, rv_bswap(g.ctr.hi, rev8), rv_bswap(g.ctr.lo, rev8));
+    rv_store_chain2(state, rv_bswap(g.s[0], rev8), rv_bswap(g.s[1], rev8));
     return nblocks;
 }
 
@@ -748,22 +748,22 @@ GCM_BULK(gcm_dec_bulk_base, 0, 1)
 RV_INLINE void gcm_few(const hwc_ks *ks, const clmul_key *hk, int rev8, int decrypt, uint8_t ctr[16],
                        uint8_t state[16], rv_word *out, const rv_word *in, size_t n, uint64_t w0, uint64_t w1) {
     uint64_t s0, s1;
-    rv_load_chain(state, &s1, &s0);
-    s1 = rv_bswap64(s1, rev8);
-    s0 = rv_bswap64(s0, rev8);
+    rv_load_chain2(state, &s1, &s0);
+    s1 = rv_bswap(s1, rev8);
+    s0 = rv_bswap(s0, rev8);
     if (decrypt)
         clmul_ghash_group(hk, rev8, &s1, &s0, in, n);
     ZKN_BY_ROUNDS(ks, ctr_few(enc_keys(ks), NR, w0, &w1, out, in, n));
     if (!decrypt)
         clmul_ghash_group(hk, rev8, &s1, &s0, out, n);
     ((rv_word *)(void *)ctr)[1] = w1;
-    rv_store_chain(state, rv_bswap64(s1, rev8), rv_bswap64(s0, rev8));
+    rv_store_chain2(state, rv_bswap(s1, rev8), rv_bswap(s0, rev8));
 }
 
 RV_INLINE size_t gcm_entry(const hwc_ks *ks, const hwc_ghash_key *hkey, int decrypt, uint8_t ctr[16],
                            uint8_t state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     const clmul_key *hk = clmul_key_view(hkey);
-    if (zkn_few(nblocks, out, in) && rv_aligned8(ctr)) {
+    if (zkn_few(nblocks, out, in) && rv_aligned(ctr)) {
         const uint64_t w0 = ((const rv_word *)(const void *)ctr)[0], w1 = ((const rv_word *)(const void *)ctr)[1];
         if (ctr_no_wrap(w1, nblocks)) {
             rv_word *o = (rv_word *)(void *)out;
@@ -872,17 +872,6 @@ static void hwc_aes_cbc_mac_zkn64(const hwc_ks *ks, uint8_t mac[16], const uint8
 
 /* ----------------------------------------------------------------- OCB3 */
 
-/* Offset_i = Offset_{i-1} ^ L[ntz(i)]. The block index is public: a short
- * loop is fine, and odd indices (half of them) take no loop at all. */
-RV_INLINE unsigned ocb_ntz(uint64_t i) {
-    unsigned n = 0;
-    while (n < 63 && (i & 1) == 0) {
-        i >>= 1;
-        n++;
-    }
-    return n;
-}
-
 /* first + ntz(v), v != 0, at most 63 (the L table's last entry). */
 RV_INLINE unsigned ocb_ntz_from(unsigned first, uint64_t v) {
     unsigned n = first;
@@ -901,7 +890,7 @@ typedef struct ocb_chain {
 
 /* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half of them) take L_0. */
 RV_INLINE void ocb_next_offset(const rv_word *L, uint64_t index, uint64_t *o0, uint64_t *o1) {
-    unsigned z = (index & 1) ? 0 : ocb_ntz(index);
+    unsigned z = (index & 1) ? 0 : rv_ntz64(index);
     *o0 ^= L[2 * z];
     *o1 ^= L[2 * z + 1];
 }
@@ -1008,7 +997,7 @@ RV_INLINE void ocb_body(const rv_word *keys, unsigned nr, int decrypt, const rv_
 static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt, const uint8_t (*L)[16],
                        uint64_t first_index, uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
                        const uint8_t *in, size_t nblocks) {
-    if (!rv_aligned8(L)) { /* the modes keep L aligned; never read it misaligned */
+    if (!rv_aligned(L)) { /* the modes keep L aligned; never read it misaligned */
         if (decrypt)
             hwc_generic_ocb_dec(self, ks, L, first_index, offset, checksum, out, in, nblocks);
         else
@@ -1017,15 +1006,15 @@ static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt
     }
     const rv_word *lw = (const rv_word *)(const void *)L;
     ocb_chain st = {.index = first_index};
-    rv_load_chain(offset, &st.offset[0], &st.offset[1]);
-    rv_load_chain(checksum, &st.checksum[0], &st.checksum[1]);
+    rv_load_chain2(offset, &st.offset[0], &st.offset[1]);
+    rv_load_chain2(checksum, &st.checksum[0], &st.checksum[1]);
     if (decrypt) {
         ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), NR, 1, lw, &st, rv_out, rv_in, rv_n)));
     } else {
         ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), NR, 0, lw, &st, rv_out, rv_in, rv_n)));
     }
-    rv_store_chain(offset, st.offset[0], st.offset[1]);
-    rv_store_chain(checksum, st.checksum[0], st.checksum[1]);
+    rv_store_chain2(offset, st.offset[0], st.offset[1]);
+    rv_store_chain2(checksum, st.checksum[0], st.checksum[1]);
 }
 
 static const hwc_block_impl aes_zkn64_impl, aes_zkne64_impl;

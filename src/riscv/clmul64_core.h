@@ -8,7 +8,7 @@
 #ifndef HWC_RISCV_CLMUL64_CORE_H
 #define HWC_RISCV_CLMUL64_CORE_H
 
-#include "riscv_internal.h"
+#include "rv_scalar.h"
 
 /* Blocks hashed per reduction: the key holds H^1..H^CLMUL_POWERS. Sixteen
  * puts the reduction (about 25 instructions) at under 2 per block and still
@@ -74,7 +74,7 @@ RV_INLINE void clmul_ghash_group(const clmul_key *k, int rev8, uint64_t *s1, uin
     if (n == CLMUL_POWERS) {
         _Pragma("GCC unroll 16")
         for (unsigned j = 0; j < CLMUL_POWERS; j++) {
-            uint64_t a1 = rv_bswap64(in[2 * j], rev8), a0 = rv_bswap64(in[2 * j + 1], rev8);
+            uint64_t a1 = rv_bswap(in[2 * j], rev8), a0 = rv_bswap(in[2 * j + 1], rev8);
             if (j == 0) {
                 a1 ^= *s1;
                 a0 ^= *s0;
@@ -82,11 +82,11 @@ RV_INLINE void clmul_ghash_group(const clmul_key *k, int rev8, uint64_t *s1, uin
             clmul_mul_acc(&acc, a1, a0, k->pw[CLMUL_POWERS - 1 - j], j == 0);
         }
     } else {
-        uint64_t a1 = rv_bswap64(in[0], rev8) ^ *s1, a0 = rv_bswap64(in[1], rev8) ^ *s0;
+        uint64_t a1 = rv_bswap(in[0], rev8) ^ *s1, a0 = rv_bswap(in[1], rev8) ^ *s0;
         clmul_mul_acc(&acc, a1, a0, k->pw[n - 1], 1);
         for (size_t j = 1; j < n; j++) {
-            a1 = rv_bswap64(in[2 * j], rev8);
-            a0 = rv_bswap64(in[2 * j + 1], rev8);
+            a1 = rv_bswap(in[2 * j], rev8);
+            a0 = rv_bswap(in[2 * j + 1], rev8);
             clmul_mul_acc(&acc, a1, a0, k->pw[n - 1 - j], 0);
         }
     }

@@ -21,7 +21,7 @@
  * rv32 it reverses 4 bytes) or two swap stages without, chosen at key setup
  * from the capabilities in effect and stored in the key.
  *
- * Alignment: RV32_STREAM_IN (4-byte-aligned input in place, otherwise an
+ * Alignment: RV_STREAM_IN (4-byte-aligned input in place, otherwise an
  * aligned bounce buffer); the 16-byte state is accessed by bytes.
  *
  * Constant time: no branch or address depends on H or on the data; clmul
@@ -29,7 +29,7 @@
  */
 #if defined(__riscv) && __riscv_xlen == 32
 
-#include "riscv32_internal.h"
+#include "rv_scalar.h"
 #include "getters.h"
 
 /* Blocks per reduction: the key holds H^1..H^CLMUL32_POWERS. */
@@ -51,10 +51,10 @@ static inline const clmul32_key *key_view(const hwc_ghash_key *key) {
 /* acc[0..3] (+)= (ah:al) * (k[1]:k[0]), k[2] = k[0] ^ k[1]: the 64x64
  * carry-less product as inner Karatsuba. */
 RV_INLINE void mul64_acc(uint32_t acc[4], uint32_t ah, uint32_t al, const uint32_t *k) {
-    const uint32_t ll = rv32_clmul(al, k[0]), lh = rv32_clmulh(al, k[0]);
-    const uint32_t hl = rv32_clmul(ah, k[1]), hh = rv32_clmulh(ah, k[1]);
+    const uint32_t ll = rv_clmul(al, k[0]), lh = rv_clmulh(al, k[0]);
+    const uint32_t hl = rv_clmul(ah, k[1]), hh = rv_clmulh(ah, k[1]);
     const uint32_t ax = ah ^ al;
-    const uint32_t ml = rv32_clmul(ax, k[2]) ^ ll ^ hl, mh = rv32_clmulh(ax, k[2]) ^ lh ^ hh;
+    const uint32_t ml = rv_clmul(ax, k[2]) ^ ll ^ hl, mh = rv_clmulh(ax, k[2]) ^ lh ^ hh;
     acc[0] ^= ll;
     acc[1] ^= lh ^ ml;
     acc[2] ^= hl ^ mh;
@@ -94,12 +94,12 @@ RV_INLINE void reduce(const clmul32_acc *acc, uint64_t *r1, uint64_t *r0) {
 
 /* One block's contribution: acc += X * K, X given as little-endian words
  * as loaded, with x1:x0 (the state, for a group's first block) added. */
-RV_INLINE void block_acc(clmul32_acc *acc, int rev8, const rv32_word *in, uint64_t x1, uint64_t x0,
+RV_INLINE void block_acc(clmul32_acc *acc, int rev8, const rv_word *in, uint64_t x1, uint64_t x0,
                          const uint32_t *k) {
-    const uint32_t b0 = rv32_bswap32(in[0], rev8) ^ (uint32_t)(x1 >> 32);
-    const uint32_t b1 = rv32_bswap32(in[1], rev8) ^ (uint32_t)x1;
-    const uint32_t b2 = rv32_bswap32(in[2], rev8) ^ (uint32_t)(x0 >> 32);
-    const uint32_t b3 = rv32_bswap32(in[3], rev8) ^ (uint32_t)x0;
+    const uint32_t b0 = rv_bswap(in[0], rev8) ^ (uint32_t)(x1 >> 32);
+    const uint32_t b1 = rv_bswap(in[1], rev8) ^ (uint32_t)x1;
+    const uint32_t b2 = rv_bswap(in[2], rev8) ^ (uint32_t)(x0 >> 32);
+    const uint32_t b3 = rv_bswap(in[3], rev8) ^ (uint32_t)x0;
     mul128_acc(acc, b0, b1, b2, b3, k);
 }
 
@@ -108,7 +108,7 @@ RV_INLINE void block_acc(clmul32_acc *acc, int rev8, const rv32_word *in, uint64
  * group is unrolled (measured fastest on rv32, though the twelve
  * accumulator words do not all stay in registers; three passes over the
  * group, one per Karatsuba product, measured slower). */
-RV_INLINE void ghash_group(const clmul32_key *k, int rev8, uint64_t *s1, uint64_t *s0, const rv32_word *in,
+RV_INLINE void ghash_group(const clmul32_key *k, int rev8, uint64_t *s1, uint64_t *s0, const rv_word *in,
                            size_t n) {
     clmul32_acc acc = {{0}, {0}, {0}};
     if (n == CLMUL32_POWERS) {
@@ -124,7 +124,7 @@ RV_INLINE void ghash_group(const clmul32_key *k, int rev8, uint64_t *s1, uint64_
     reduce(&acc, s1, s0);
 }
 
-RV_INLINE void ghash_words(const clmul32_key *k, int rev8, uint64_t *s1, uint64_t *s0, const rv32_word *in,
+RV_INLINE void ghash_words(const clmul32_key *k, int rev8, uint64_t *s1, uint64_t *s0, const rv_word *in,
                            size_t n) {
     for (; n >= CLMUL32_POWERS; n -= CLMUL32_POWERS, in += 4 * CLMUL32_POWERS)
         ghash_group(k, rev8, s1, s0, in, CLMUL32_POWERS);
@@ -183,9 +183,9 @@ static void hwc_ghash_update_clmul32(const hwc_ghash_key *key, uint8_t state[16]
         return;
     uint64_t s1 = hwc_load_be64(state), s0 = hwc_load_be64(state + 8);
     if (k->rev8)
-        RV32_STREAM_IN(in, nblocks, ghash_words(k, 1, &s1, &s0, rv_in, rv_n));
+        RV_STREAM_IN(in, nblocks, ghash_words(k, 1, &s1, &s0, rv_in, rv_n));
     else
-        RV32_STREAM_IN(in, nblocks, ghash_words(k, 0, &s1, &s0, rv_in, rv_n));
+        RV_STREAM_IN(in, nblocks, ghash_words(k, 0, &s1, &s0, rv_in, rv_n));
     hwc_store_be64(state, s1);
     hwc_store_be64(state + 8, s0);
 }

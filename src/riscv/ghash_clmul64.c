@@ -89,15 +89,15 @@ static void hwc_ghash_init_clmul64(hwc_ghash_key *key, const uint8_t h[16]) {
 __attribute__((noinline)) static void ghash_update_long(const clmul_key *k, int rev8, uint8_t state[16],
                                                         const uint8_t *in, size_t nblocks) {
     uint64_t w0, w1;
-    rv_load_chain(state, &w0, &w1);
+    rv_load_chain2(state, &w0, &w1);
     if (rev8) {
         uint64_t s1 = rv_rev8(w0), s0 = rv_rev8(w1);
         RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 1, &s1, &s0, rv_in, rv_n));
-        rv_store_chain(state, rv_rev8(s1), rv_rev8(s0));
+        rv_store_chain2(state, rv_rev8(s1), rv_rev8(s0));
     } else {
-        uint64_t s1 = rv_bswap64_base(w0), s0 = rv_bswap64_base(w1);
+        uint64_t s1 = rv_bswap_base(w0), s0 = rv_bswap_base(w1);
         RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 0, &s1, &s0, rv_in, rv_n));
-        rv_store_chain(state, rv_bswap64_base(s1), rv_bswap64_base(s0));
+        rv_store_chain2(state, rv_bswap_base(s1), rv_bswap_base(s0));
     }
 }
 
@@ -105,10 +105,10 @@ __attribute__((noinline)) static void ghash_update_long(const clmul_key *k, int 
  * few enough registers that no callee-saved one is touched. */
 RV_INLINE void ghash_short_body(const clmul_key *k, int rev8, uint8_t state[16], const rv_word *in, size_t n) {
     uint64_t w0, w1;
-    rv_load_chain(state, &w0, &w1);
-    uint64_t s1 = rv_bswap64(w0, rev8), s0 = rv_bswap64(w1, rev8);
+    rv_load_chain2(state, &w0, &w1);
+    uint64_t s1 = rv_bswap(w0, rev8), s0 = rv_bswap(w1, rev8);
     clmul_ghash_group(k, rev8, &s1, &s0, in, n);
-    rv_store_chain(state, rv_bswap64(s1, rev8), rv_bswap64(s0, rev8));
+    rv_store_chain2(state, rv_bswap(s1, rev8), rv_bswap(s0, rev8));
 }
 
 static void hwc_ghash_update_clmul64(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
@@ -116,7 +116,7 @@ static void hwc_ghash_update_clmul64(const hwc_ghash_key *key, uint8_t state[16]
     const clmul_key *k = clmul_key_view(key);
     if (nblocks == 0)
         return;
-    if (nblocks < CLMUL_POWERS && rv_aligned8(in)) {
+    if (nblocks < CLMUL_POWERS && rv_aligned(in)) {
         const rv_word *words = (const rv_word *)(const void *)in;
         if (k->rev8)
             ghash_short_body(k, 1, state, words, nblocks);

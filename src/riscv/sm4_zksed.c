@@ -1,35 +1,51 @@
 /*
- * SM4 with the RV32 scalar ShangMi extension Zksed: back end "zksed32", the
- * 32-bit sibling of sm4_zksed32.c (see there for the algebra).
+ * SM4 with the RISC-V scalar ShangMi extension Zksed: back end "zksed64"
+ * on rv64, "zksed32" on rv32 (one source, compiled for the build's xlen;
+ * the few xlen hooks are marked).
  *
- * sm4ed(acc, x, bs) adds to acc the SM4 round function T of byte bs of x,
- * so a round X_{i+4} = X_i ^ T(X_{i+1} ^ X_{i+2} ^ X_{i+3} ^ rk_i) is four
- * sm4ed and the XORs; two consecutive rounds share X_{i+2} ^ X_{i+3}, so a
- * pair of rounds is 13 instructions plus two round-key loads. The words are
- * the block's bytes loaded little-endian (lw), the byte order sm4ed and
- * sm4ks are defined on: no byte swap anywhere but CTR's counter, rebuilt
- * once per run of up to 256 blocks (inside a run the next counter block
- * adds 2^24 to the last word). Blocks whose cipher inputs are independent
- * (ECB, CBC/CFB decryption, CTR, XTS, OCB) go two at a time so each round
- * key is loaded once per two blocks.
+ * sm4ed(acc, x, bs) adds to acc the SM4 round function T (S-box, then the
+ * linear layer L) of byte bs of x, so one round
+ * X_{i+4} = X_i ^ T(X_{i+1} ^ X_{i+2} ^ X_{i+3} ^ rk_i) is four sm4ed and
+ * the XORs. Two consecutive rounds share X_{i+2} ^ X_{i+3}, which saves one
+ * XOR per round: 13 instructions per pair of rounds, 208 per block. Blocks
+ * whose cipher inputs are independent (ECB, CBC/CFB decryption, CTR, XTS,
+ * OCB) go two at a time so each round key is loaded once per two blocks.
  *
- * Alignment: RV32_STREAM (riscv32_internal.h): 4-byte-aligned caller
- * buffers in place, others through an aligned bounce buffer.
+ * Byte order. SM4 is specified on big-endian 32-bit words, but sm4ed and
+ * sm4ks are defined on the byte-reversed words: their L is rotated so that
+ * the byte at bits 0..7 of the register is the word's most significant
+ * byte. Loading the block as little-endian 32-bit words (lw) therefore
+ * gives exactly what the instructions want, and since everything else in a
+ * round is XOR, no byte swap is needed anywhere: not on the data, not on
+ * the IV, tweak, offsets or keystream (the round keys are kept in the same
+ * byte-reversed form). So this back end needs neither Zbb nor Zbkb and
+ * never reverses bytes in its block loops. Only CTR must add 1 to a
+ * big-endian counter: inside a run where the counter's last byte (bits
+ * 24..31 of the last little-endian word) does not wrap, that is an add of
+ * 2^24; the counter is rebuilt from its native value once per run of up to
+ * 256 blocks.
+ *
+ * sm4ed reads the low 32 bits of its operands and, on rv64, sign-extends
+ * its result; the upper halves of the 64-bit registers are don't-care
+ * throughout, and the state leaves through 32-bit stores.
+ *
+ * Alignment: RV_STREAM (rv_scalar.h): word-aligned caller buffers in place,
+ * others through an aligned bounce buffer.
  *
  * Constant time: no branch or address depends on key or data (CTR's run
  * length and OCB's ntz() look only at the public counter and block index).
  */
-#if defined(__riscv) && __riscv_xlen == 32
+#if defined(__riscv)
 
 #include "getters.h"
-#include "riscv32_internal.h"
+#include "rv_scalar.h"
 
 #define SM4_ROUNDS 32
 #define SM4_ENC_OFFSET 0                /* 32 round keys, byte-reversed 32-bit words */
 #define SM4_DEC_OFFSET (4 * SM4_ROUNDS) /* the same keys in reverse order */
 
 /* A 32-bit word that may alias anything (caller blocks, key schedule). */
-typedef rv32_word rv_word32;
+typedef uint32_t __attribute__((may_alias)) rv_word32;
 
 static inline const rv_word32 *enc_keys(const hwc_ks *ks) {
     return (const rv_word32 *)(const void *)(ks->bytes + SM4_ENC_OFFSET);
@@ -54,25 +70,25 @@ static uint32_t byte_reverse32(uint32_t x) {
     return (x >> 24) | ((x >> 8) & 0xFF00u) | ((x << 8) & 0xFF0000u) | (x << 24);
 }
 
-static void hwc_sm4_set_key_zksed32(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+static void RV_XNAME(hwc_sm4_set_key_zksed, )(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
     (void)key_len;  /* 16, validated by the caller */
     (void)want_dec; /* the reversed copy for decryption is always written */
     rv_word32 *enc = (rv_word32 *)(void *)(ks->bytes + SM4_ENC_OFFSET);
     rv_word32 *dec = (rv_word32 *)(void *)(ks->bytes + SM4_DEC_OFFSET);
-    uint32_t k[4];
+    rv_xword k[4];
     for (unsigned i = 0; i < 4; i++)
         k[i] = hwc_load_le32(key + 4 * i) ^ byte_reverse32(sm4_fk[i]);
     /* rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i). */
     for (unsigned i = 0; i < SM4_ROUNDS; i++) {
-        uint32_t t = k[(i + 1) & 3] ^ k[(i + 2) & 3] ^ k[(i + 3) & 3] ^ sm4_ck_reversed(i);
-        uint32_t a = k[i & 3];
-        a = rv32_sm4ks(a, t, 0);
-        a = rv32_sm4ks(a, t, 1);
-        a = rv32_sm4ks(a, t, 2);
-        a = rv32_sm4ks(a, t, 3);
+        rv_xword t = k[(i + 1) & 3] ^ k[(i + 2) & 3] ^ k[(i + 3) & 3] ^ sm4_ck_reversed(i);
+        rv_xword a = k[i & 3];
+        a = rv_sm4ks(a, t, 0);
+        a = rv_sm4ks(a, t, 1);
+        a = rv_sm4ks(a, t, 2);
+        a = rv_sm4ks(a, t, 3);
         k[i & 3] = a;
-        enc[i] = a;
-        dec[SM4_ROUNDS - 1 - i] = a;
+        enc[i] = (uint32_t)a;
+        dec[SM4_ROUNDS - 1 - i] = (uint32_t)a;
     }
     hwc_wipe(k, sizeof k);
 }
@@ -82,30 +98,49 @@ static void hwc_sm4_set_key_zksed32(hwc_ks *ks, const uint8_t *key, size_t key_l
 /* acc ^= T(t): the four bytes of t through sm4ed. */
 #define SM4_T(acc, t)                    \
     do {                                 \
-        (acc) = rv32_sm4ed((acc), (t), 0); \
-        (acc) = rv32_sm4ed((acc), (t), 1); \
-        (acc) = rv32_sm4ed((acc), (t), 2); \
-        (acc) = rv32_sm4ed((acc), (t), 3); \
+        (acc) = rv_sm4ed((acc), (t), 0); \
+        (acc) = rv_sm4ed((acc), (t), 1); \
+        (acc) = rv_sm4ed((acc), (t), 2); \
+        (acc) = rv_sm4ed((acc), (t), 3); \
     } while (0)
 
-/* The state of one block: X_i .. X_{i+3}, byte-reversed. */
+/* The state of one block: X_i .. X_{i+3}, byte-reversed, in the low 32
+ * bits of a register word. */
 typedef struct sm4_state {
-    uint32_t a, b, c, d;
+    rv_xword a, b, c, d;
 } sm4_state;
 
 /* Rounds 2j and 2j+1 on (A, B, C, D) = X_2j .. X_2j+3: A becomes X_2j+4
  * and B X_2j+5, so the next pair works on (C, D, A, B). */
 #define SM4_PAIR(s, A, B, C, D, rk0, rk1) \
     do {                                  \
-        uint32_t m_ = (s).C ^ (s).D;      \
-        uint32_t t_ = m_ ^ (s).B ^ (rk0); \
+        rv_xword m_ = (s).C ^ (s).D;      \
+        rv_xword t_ = m_ ^ (s).B ^ (rk0); \
         SM4_T((s).A, t_);                 \
         t_ = m_ ^ (s).A ^ (rk1);          \
         SM4_T((s).B, t_);                 \
     } while (0)
 
+/* The round keys as the rounds read them (xlen hook). rv64: a kernel's copy
+ * in 64-bit locals (sign-extended as lw loads them, so no use needs a
+ * zero-extension): the compiler keeps what fits in registers across the
+ * block loop and reloads the rest. rv32: read from the schedule where the
+ * rounds use them: too few registers to keep 32 of them across blocks, and
+ * a local copy would only move the loads to the stack. */
+#if __riscv_xlen == 64
+typedef uint64_t sm4_rk;
+#define LOCAL_KEYS(k, src)                                 \
+    uint64_t k[SM4_ROUNDS];                                \
+    _Pragma("GCC unroll 32")                               \
+    for (unsigned i_ = 0; i_ < SM4_ROUNDS; i_++)           \
+        k[i_] = (uint64_t)(int64_t)(int32_t)(src)[i_]
+#else
+typedef rv_word32 sm4_rk;
+#define LOCAL_KEYS(k, src) const rv_word32 *const k = (src)
+#endif
+
 /* 32 rounds on one block: (a, b, c, d) ends as (X32, X33, X34, X35). */
-RV_INLINE void sm4_rounds1(const rv_word32 *rk, sm4_state *s) {
+RV_INLINE void sm4_rounds1(const sm4_rk *rk, sm4_state *s) {
     sm4_state x = *s;
     _Pragma("GCC unroll 8")
     for (unsigned r = 0; r < SM4_ROUNDS; r += 4) {
@@ -116,11 +151,11 @@ RV_INLINE void sm4_rounds1(const rv_word32 *rk, sm4_state *s) {
 }
 
 /* The same on two blocks, each round key loaded once for both. */
-RV_INLINE void sm4_rounds2(const rv_word32 *rk, sm4_state *s, sm4_state *u) {
+RV_INLINE void sm4_rounds2(const sm4_rk *rk, sm4_state *s, sm4_state *u) {
     sm4_state x = *s, y = *u;
     _Pragma("GCC unroll 8")
     for (unsigned r = 0; r < SM4_ROUNDS; r += 4) {
-        uint32_t k0 = rk[r], k1 = rk[r + 1], k2 = rk[r + 2], k3 = rk[r + 3];
+        rv_xword k0 = rk[r], k1 = rk[r + 1], k2 = rk[r + 2], k3 = rk[r + 3];
         SM4_PAIR(x, a, b, c, d, k0, k1);
         SM4_PAIR(y, a, b, c, d, k0, k1);
         SM4_PAIR(x, c, d, a, b, k2, k3);
@@ -131,10 +166,10 @@ RV_INLINE void sm4_rounds2(const rv_word32 *rk, sm4_state *s, sm4_state *u) {
 }
 
 /* A block as four byte-reversed words: the bytes, loaded little-endian.
- * Sign-extended because that is what lw does: the upper halves are
+ * Sign-extended on rv64 because that is what lw does: the upper halves are
  * don't-care, and a zero-extension would cost two shifts per word. */
-RV_INLINE uint32_t load_word(const rv_word32 *p) {
-    return *p;
+RV_INLINE rv_xword load_word(const rv_word32 *p) {
+    return (rv_xword)(long)(int32_t)*p;
 }
 RV_INLINE sm4_state load_block(const rv_word32 *p) {
     return (sm4_state){load_word(p), load_word(p + 1), load_word(p + 2), load_word(p + 3)};
@@ -146,10 +181,10 @@ RV_INLINE sm4_state output_of(const sm4_state *s) {
 }
 
 RV_INLINE void store_block(rv_word32 *p, sm4_state v) {
-    p[0] = v.a;
-    p[1] = v.b;
-    p[2] = v.c;
-    p[3] = v.d;
+    p[0] = (uint32_t)v.a;
+    p[1] = (uint32_t)v.b;
+    p[2] = (uint32_t)v.c;
+    p[3] = (uint32_t)v.d;
 }
 
 RV_INLINE sm4_state xor_block(sm4_state v, sm4_state w) {
@@ -157,31 +192,53 @@ RV_INLINE sm4_state xor_block(sm4_state v, sm4_state w) {
 }
 
 /* E or D of one block: input words -> output words. */
-RV_INLINE sm4_state crypt1(const rv_word32 *rk, sm4_state in) {
+RV_INLINE sm4_state crypt1(const sm4_rk *rk, sm4_state in) {
     sm4_rounds1(rk, &in);
     return output_of(&in);
 }
 
-/* The round keys are read from the schedule where the rounds use them:
- * rv32 has too few registers to keep 32 of them across blocks, and a local
- * copy would only move the loads to the stack. */
-#define LOCAL_KEYS(k, src) const rv_word32 *const k = (src)
-
 /* ------------------------------------------------ chaining values, views */
 
 /* A 16-byte chaining value (IV, tweak, MAC) as four words; byte access
- * when the modes did not align it (they do). */
+ * when the modes did not align it (they do). The XTS tweak as its two
+ * 64-bit halves. (xlen hooks) */
+#if __riscv_xlen == 64
+RV_INLINE sm4_state load_chain(const uint8_t *p) {
+    uint64_t w0, w1;
+    rv_load_chain2(p, &w0, &w1);
+    return (sm4_state){w0, w0 >> 32, w1, w1 >> 32};
+}
+RV_INLINE void store_chain(uint8_t *p, sm4_state v) {
+    rv_store_chain2(p, (v.b << 32) | (uint32_t)v.a, (v.d << 32) | (uint32_t)v.c);
+}
+RV_INLINE void load_tweak(const uint8_t *p, uint64_t t[2]) {
+    rv_load_chain2(p, &t[0], &t[1]);
+}
+RV_INLINE void store_tweak(uint8_t *p, const uint64_t t[2]) {
+    rv_store_chain2(p, t[0], t[1]);
+}
+#else
 RV_INLINE sm4_state load_chain(const uint8_t *p) {
     uint32_t w[4];
-    rv32_load_chain(p, w);
+    rv_load_chain(p, w);
     return (sm4_state){w[0], w[1], w[2], w[3]};
 }
 RV_INLINE void store_chain(uint8_t *p, sm4_state v) {
     const uint32_t w[4] = {v.a, v.b, v.c, v.d};
-    rv32_store_chain(p, w);
+    rv_store_chain(p, w);
 }
+RV_INLINE void load_tweak(const uint8_t *p, uint64_t t[2]) {
+    const sm4_state tw = load_chain(p);
+    t[0] = ((uint64_t)tw.b << 32) | tw.a;
+    t[1] = ((uint64_t)tw.d << 32) | tw.c;
+}
+RV_INLINE void store_tweak(uint8_t *p, const uint64_t t[2]) {
+    store_chain(p, (sm4_state){(uint32_t)t[0], (uint32_t)(t[0] >> 32), (uint32_t)t[1], (uint32_t)(t[1] >> 32)});
+}
+#endif
 
-/* RV32_STREAM hands out aligned 32-bit word pointers already. */
+/* RV_STREAM hands out word-aligned pointers; the kernels read and write
+ * 32-bit words. */
 #define W32(p) ((rv_word32 *)(void *)(p))
 #define CW32(p) ((const rv_word32 *)(const void *)(p))
 
@@ -199,12 +256,12 @@ RV_INLINE void ecb_body(const rv_word32 *rk, rv_word32 *out, const rv_word32 *in
         store_block(out, crypt1(k, load_block(in)));
 }
 
-static void hwc_sm4_ecb_enc_zksed32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    RV32_STREAM(out, in, nblocks, ecb_body(enc_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
+static void RV_XNAME(hwc_sm4_ecb_enc_zksed, )(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    RV_STREAM(out, in, nblocks, ecb_body(enc_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
 }
 
-static void hwc_sm4_ecb_dec_zksed32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    RV32_STREAM(out, in, nblocks, ecb_body(dec_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
+static void RV_XNAME(hwc_sm4_ecb_dec_zksed, )(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    RV_STREAM(out, in, nblocks, ecb_body(dec_keys(ks), W32(rv_out), CW32(rv_in), rv_n));
 }
 
 /* ------------------------------------------------------------------ CBC */
@@ -249,14 +306,14 @@ RV_INLINE void cbc_dec_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, 
         store_chain((chain), v);         \
     } while (0)
 
-static void hwc_sm4_cbc_enc_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_cbc_enc_zksed, )(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
-    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cbc_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+    WITH_CHAIN(iv, v, RV_STREAM(out, in, nblocks, cbc_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
 }
 
-static void hwc_sm4_cbc_dec_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_cbc_dec_zksed, )(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
-    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cbc_dec_body(dec_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+    WITH_CHAIN(iv, v, RV_STREAM(out, in, nblocks, cbc_dec_body(dec_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
 }
 
 /* ------------------------------------------------------------------ CFB */
@@ -292,14 +349,14 @@ RV_INLINE void cfb_dec_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, 
     *iv = prev;
 }
 
-static void hwc_sm4_cfb_enc_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_cfb_enc_zksed, )(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
-    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cfb_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+    WITH_CHAIN(iv, v, RV_STREAM(out, in, nblocks, cfb_enc_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
 }
 
-static void hwc_sm4_cfb_dec_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_cfb_dec_zksed, )(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
-    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, cfb_dec_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+    WITH_CHAIN(iv, v, RV_STREAM(out, in, nblocks, cfb_dec_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
 }
 
 /* ------------------------------------------------------------------ OFB */
@@ -315,12 +372,23 @@ RV_INLINE void ofb_body(const rv_word32 *rk, sm4_state *iv, rv_word32 *out, cons
     *iv = ks;
 }
 
-static void hwc_sm4_ofb_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_ofb_zksed, )(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                 size_t nblocks) {
-    WITH_CHAIN(iv, v, RV32_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
+    WITH_CHAIN(iv, v, RV_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), &v, W32(rv_out), CW32(rv_in), rv_n)));
 }
 
 /* ------------------------------------------------------------------ CTR */
+
+/* The counter block as the rounds take it: byte-reversed words. */
+RV_INLINE sm4_state ctr_words(const ctr_value *c) {
+#if __riscv_xlen == 64
+    const uint64_t hi = rv_bswap_base(c->hi), lo = rv_bswap_base(c->lo);
+    return (sm4_state){hi, hi >> 32, lo, lo >> 32};
+#else
+    return (sm4_state){rv_bswap_base((uint32_t)(c->hi >> 32)), rv_bswap_base((uint32_t)c->hi),
+                       rv_bswap_base((uint32_t)(c->lo >> 32)), rv_bswap_base((uint32_t)c->lo)};
+#endif
+}
 
 /* Keystream XOR in runs that end where the counter's last byte wraps;
  * inside a run the next counter block is the previous one with 2^24 added
@@ -328,13 +396,12 @@ static void hwc_sm4_ofb_zksed32(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, 
 RV_INLINE void ctr_body(const rv_word32 *rk, ctr_value *c, int wide, rv_word32 *out, const rv_word32 *in,
                         size_t n) {
     LOCAL_KEYS(k, rk);
-    const uint32_t step = (uint32_t)1 << 24;
+    const rv_xword step = (rv_xword)1 << 24;
     while (n != 0) {
         size_t run = 256 - (size_t)(c->lo & 0xFF);
         if (run > n)
             run = n;
-        sm4_state ctr = {rv32_bswap32_base((uint32_t)(c->hi >> 32)), rv32_bswap32_base((uint32_t)c->hi),
-                         rv32_bswap32_base((uint32_t)(c->lo >> 32)), rv32_bswap32_base((uint32_t)c->lo)};
+        sm4_state ctr = ctr_words(c); /* once per run */
         size_t left = run;
         for (; left >= 2; left -= 2, in += 8, out += 8) {
             sm4_state s = ctr, u = ctr;
@@ -357,17 +424,17 @@ RV_INLINE void ctr_body(const rv_word32 *rk, ctr_value *c, int wide, rv_word32 *
 static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                        int wide) {
     ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
-    RV32_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), &c, wide, W32(rv_out), CW32(rv_in), rv_n));
+    RV_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), &c, wide, W32(rv_out), CW32(rv_in), rv_n));
     hwc_store_be64(ctr, c.hi);
     hwc_store_be64(ctr + 8, c.lo);
 }
 
-static void hwc_sm4_ctr128_zksed32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_ctr128_zksed, )(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                    size_t nblocks) {
     ctr_kernel(ks, ctr, out, in, nblocks, 1);
 }
 
-static void hwc_sm4_ctr32_zksed32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_ctr32_zksed, )(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                   size_t nblocks) {
     ctr_kernel(ks, ctr, out, in, nblocks, 0);
 }
@@ -383,7 +450,7 @@ RV_INLINE void xts_mul_alpha(uint64_t *t0, uint64_t *t1) {
 }
 
 RV_INLINE sm4_state tweak_words(uint64_t t0, uint64_t t1) {
-    return (sm4_state){(uint32_t)t0, (uint32_t)(t0 >> 32), (uint32_t)t1, (uint32_t)(t1 >> 32)};
+    return (sm4_state){(rv_xword)t0, (rv_xword)(t0 >> 32), (rv_xword)t1, (rv_xword)(t1 >> 32)};
 }
 
 RV_INLINE void xts_body(const rv_word32 *rk, uint64_t tw[2], rv_word32 *out, const rv_word32 *in, size_t n) {
@@ -409,18 +476,18 @@ RV_INLINE void xts_body(const rv_word32 *rk, uint64_t tw[2], rv_word32 *out, con
 }
 
 static void xts_kernel(const rv_word32 *rk, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const sm4_state tw = load_chain(tweak);
-    uint64_t t[2] = {((uint64_t)tw.b << 32) | tw.a, ((uint64_t)tw.d << 32) | tw.c};
-    RV32_STREAM(out, in, nblocks, xts_body(rk, t, W32(rv_out), CW32(rv_in), rv_n));
-    store_chain(tweak, tweak_words(t[0], t[1]));
+    uint64_t t[2];
+    load_tweak(tweak, t);
+    RV_STREAM(out, in, nblocks, xts_body(rk, t, W32(rv_out), CW32(rv_in), rv_n));
+    store_tweak(tweak, t);
 }
 
-static void hwc_sm4_xts_enc_zksed32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_xts_enc_zksed, )(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
     xts_kernel(enc_keys(ks), tweak, out, in, nblocks);
 }
 
-static void hwc_sm4_xts_dec_zksed32(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+static void RV_XNAME(hwc_sm4_xts_dec_zksed, )(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
     xts_kernel(dec_keys(ks), tweak, out, in, nblocks);
 }
@@ -435,21 +502,11 @@ RV_INLINE void cbc_mac_body(const rv_word32 *rk, sm4_state *mac, const rv_word32
     *mac = m;
 }
 
-static void hwc_sm4_cbc_mac_zksed32(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
-    WITH_CHAIN(mac, m, RV32_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), &m, CW32(rv_in), rv_n)));
+static void RV_XNAME(hwc_sm4_cbc_mac_zksed, )(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
+    WITH_CHAIN(mac, m, RV_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), &m, CW32(rv_in), rv_n)));
 }
 
 /* ----------------------------------------------------------------- OCB3 */
-
-/* Number of trailing zeros of a (public) block index. */
-RV_INLINE unsigned ocb_ntz(uint64_t i) {
-    unsigned n = 0;
-    while (n < 63 && (i & 1) == 0) {
-        i >>= 1;
-        n++;
-    }
-    return n;
-}
 
 typedef struct ocb_chain {
     uint64_t index; /* 1-based index of the next block */
@@ -458,7 +515,7 @@ typedef struct ocb_chain {
 
 /* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half) take L_0. */
 RV_INLINE sm4_state ocb_next_offset(const rv_word32 *L, uint64_t index, sm4_state o) {
-    unsigned z = (index & 1) ? 0 : ocb_ntz(index);
+    unsigned z = (index & 1) ? 0 : rv_ntz64(index);
     return xor_block(o, load_block(L + 4 * z));
 }
 
@@ -492,34 +549,34 @@ RV_INLINE void ocb_body(const rv_word32 *rk, int decrypt, const rv_word32 *L, oc
     st->checksum = sum;
 }
 
-static const hwc_block_impl sm4_zksed32_impl;
+static const hwc_block_impl sm4_zksed_impl;
 
 static void ocb_kernel(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t first_index,
                        uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (!rv32_aligned4(L)) { /* the modes keep L aligned; never read it misaligned */
+    if (!rv_aligned(L)) { /* the modes keep L aligned; never read it misaligned */
         if (decrypt)
-            hwc_generic_ocb_dec(&sm4_zksed32_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
+            hwc_generic_ocb_dec(&sm4_zksed_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
         else
-            hwc_generic_ocb_enc(&sm4_zksed32_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
+            hwc_generic_ocb_enc(&sm4_zksed_impl, ks, L, first_index, offset, checksum, out, in, nblocks);
         return;
     }
     const rv_word32 *lw = CW32(L);
     ocb_chain st = {first_index, load_chain(offset), load_chain(checksum)};
     if (decrypt)
-        RV32_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), 1, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
+        RV_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), 1, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
     else
-        RV32_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), 0, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
+        RV_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), 0, lw, &st, W32(rv_out), CW32(rv_in), rv_n));
     store_chain(offset, st.offset);
     store_chain(checksum, st.checksum);
 }
 
-static void hwc_sm4_ocb_enc_zksed32(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+static void RV_XNAME(hwc_sm4_ocb_enc_zksed, )(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                                     uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
     ocb_kernel(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
 }
 
-static void hwc_sm4_ocb_dec_zksed32(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+static void RV_XNAME(hwc_sm4_ocb_dec_zksed, )(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                                     uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
     ocb_kernel(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
@@ -527,32 +584,32 @@ static void hwc_sm4_ocb_dec_zksed32(const hwc_ks *ks, const uint8_t (*L)[16], ui
 
 /* ---------------------------------------------------------------- table */
 
-static const hwc_block_impl sm4_zksed32_impl = {
-    .name = "zksed32",
+static const hwc_block_impl sm4_zksed_impl = {
+    .name = "zksed" RV_XLEN_STR,
     .family = HWC_FAMILY_SM4,
     .required_caps = HWC_CAP_ZKSED,
     .flags = HWC_IMPL_CONSTANT_TIME,
-    .ghash_name = "clmul32",
+    .ghash_name = "clmul" RV_XLEN_STR,
     .usable = NULL,
-    .set_key = hwc_sm4_set_key_zksed32,
-    .ecb_enc = hwc_sm4_ecb_enc_zksed32,
-    .ecb_dec = hwc_sm4_ecb_dec_zksed32,
-    .cbc_enc = hwc_sm4_cbc_enc_zksed32,
-    .cbc_dec = hwc_sm4_cbc_dec_zksed32,
-    .cfb_enc = hwc_sm4_cfb_enc_zksed32,
-    .cfb_dec = hwc_sm4_cfb_dec_zksed32,
-    .ofb = hwc_sm4_ofb_zksed32,
-    .ctr128 = hwc_sm4_ctr128_zksed32,
-    .ctr32 = hwc_sm4_ctr32_zksed32,
-    .xts_enc = hwc_sm4_xts_enc_zksed32,
-    .xts_dec = hwc_sm4_xts_dec_zksed32,
-    .cbc_mac = hwc_sm4_cbc_mac_zksed32,
-    .ocb_enc = hwc_sm4_ocb_enc_zksed32,
-    .ocb_dec = hwc_sm4_ocb_dec_zksed32,
+    .set_key = RV_XNAME(hwc_sm4_set_key_zksed, ),
+    .ecb_enc = RV_XNAME(hwc_sm4_ecb_enc_zksed, ),
+    .ecb_dec = RV_XNAME(hwc_sm4_ecb_dec_zksed, ),
+    .cbc_enc = RV_XNAME(hwc_sm4_cbc_enc_zksed, ),
+    .cbc_dec = RV_XNAME(hwc_sm4_cbc_dec_zksed, ),
+    .cfb_enc = RV_XNAME(hwc_sm4_cfb_enc_zksed, ),
+    .cfb_dec = RV_XNAME(hwc_sm4_cfb_dec_zksed, ),
+    .ofb = RV_XNAME(hwc_sm4_ofb_zksed, ),
+    .ctr128 = RV_XNAME(hwc_sm4_ctr128_zksed, ),
+    .ctr32 = RV_XNAME(hwc_sm4_ctr32_zksed, ),
+    .xts_enc = RV_XNAME(hwc_sm4_xts_enc_zksed, ),
+    .xts_dec = RV_XNAME(hwc_sm4_xts_dec_zksed, ),
+    .cbc_mac = RV_XNAME(hwc_sm4_cbc_mac_zksed, ),
+    .ocb_enc = RV_XNAME(hwc_sm4_ocb_enc_zksed, ),
+    .ocb_dec = RV_XNAME(hwc_sm4_ocb_dec_zksed, ),
 };
 
-const hwc_block_impl *hwc_sm4_zksed32_get(void) {
-    return &sm4_zksed32_impl;
+const hwc_block_impl *RV_XNAME(hwc_sm4_zksed, _get)(void) {
+    return &sm4_zksed_impl;
 }
 
-#endif /* __riscv && __riscv_xlen == 32 */
+#endif /* __riscv */
