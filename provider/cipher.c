@@ -96,6 +96,11 @@ typedef struct cipher_ctx {
      * and CCM's TLS 1.2 records (other_tls: for good, until freed). */
     EVP_CIPHER_CTX *other;
     int other_tls;
+    /* Bytes not yet added to the provider's counters: an atomic add per
+     * call cost more than the cipher on short inputs. Flushed every
+     * COUNT_BATCH bytes, at final, init and free. */
+    uint64_t uncounted;
+    int fast; /* the message may take cipher_update's short path */
     /* XTS: a data unit was processed since the IV was set */
     int xts_used;
     /* GCM TLS 1.2 */
@@ -109,6 +114,35 @@ typedef struct cipher_ctx {
 } cipher_ctx;
 
 /* ------------------------------------------------------------- helpers */
+
+/* OSSL_PARAM_locate without a strcmp call for every key that cannot match
+ * (the first two characters first): get/set_ctx_params look up a dozen
+ * keys on every EVP ctrl, which cost more than a short message did. */
+static OSSL_PARAM *find_param(OSSL_PARAM *params, const char *key) {
+    for (OSSL_PARAM *p = params; p && p->key; p++)
+        if (p->key[0] == key[0] && p->key[0] && p->key[1] == key[1] && strcmp(p->key, key) == 0)
+            return p;
+    return NULL;
+}
+
+static const OSSL_PARAM *find_param_const(const OSSL_PARAM *params, const char *key) {
+    return find_param((OSSL_PARAM *)params, key);
+}
+
+#define COUNT_BATCH (64u << 10)
+
+static void flush_count(cipher_ctx *c) {
+    if (c->uncounted) {
+        hwcp_count_bytes(c->uncounted, (c->def->flags & F_GCM) != 0);
+        c->uncounted = 0;
+    }
+}
+
+static inline void count_bytes(cipher_ctx *c, size_t n) {
+    c->uncounted += n;
+    if (c->uncounted >= COUNT_BATCH)
+        flush_count(c);
+}
 
 static int fail(cipher_ctx *c, int rc, const char *what) {
     hwcp_error(c ? c->pc : NULL, rc, what);
@@ -144,6 +178,7 @@ static int tag_len_ok(const cipher_def *d, size_t n) {
 }
 
 static void reset_message(cipher_ctx *c) {
+    c->fast = 0;
     c->msg_begun = 0;
     c->finished = 0;
     c->failed = 0;
@@ -219,6 +254,9 @@ static int begin_message(cipher_ctx *c) {
     if (rc)
         return fail(c, rc, "message setup");
     c->msg_begun = 1;
+    /* Modes whose data updates are plain hwc_update calls take the short
+     * path of cipher_update from now on (until final or a new init). */
+    c->fast = !(d->flags & (F_WRAP | F_CCM | F_OCB | F_SIV | F_XTS | F_CFB1)) && !c->tls_version && !c->other;
     return 1;
 }
 
@@ -270,6 +308,7 @@ static void cipher_free(void *vctx) {
     cipher_ctx *c = vctx;
     if (!c)
         return;
+    flush_count(c);
     EVP_CIPHER_CTX_free(c->other);
     hwc_ctx_free(c->hw);
     memset(c, 0, sizeof *c); /* the key copy */
@@ -289,6 +328,7 @@ static void *cipher_dup(void *vctx) {
     memcpy(c, src, sizeof *c);
     c->hw = hw;
     c->other = NULL;
+    c->uncounted = 0; /* the source's bytes are the source's */
     int rc = hwc_ctx_copy(c->hw, src->hw);
     if (rc || (src->other && (!(c->other = EVP_CIPHER_CTX_new()) || !EVP_CIPHER_CTX_copy(c->other, src->other)))) {
         if (rc)
@@ -351,10 +391,17 @@ static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, cons
     }
     c->enc = enc;
     c->tls_aad_len = 0;
+    int new_key = 0;
     if (key) {
         if (keylen != d->key_len)
             return fail(c, HWC_ERR_KEY_LEN, "init");
-        memcpy(c->key, key, keylen);
+        /* The key it already has (callers that pass the key with every
+         * message's IV, as `openssl speed` does for AEADs): no new key
+         * schedule.  Compared in constant time; whether it changed is the
+         * one bit that decides. */
+        new_key = !c->have_key || CRYPTO_memcmp(c->key, key, keylen) != 0;
+        if (new_key)
+            memcpy(c->key, key, keylen);
     }
     if (iv && d->iv_len) {
         if (d->flags & F_WRAP) {
@@ -372,8 +419,7 @@ static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, cons
             c->tls_iv_gen = 0;
         }
     }
-    int new_key = key != NULL;
-    if (new_key)
+    if (key)
         c->have_key = 1;
     if ((d->flags & F_XTS) && !enc && c->have_key && CRYPTO_memcmp(c->key, c->key + d->key_len / 2, d->key_len / 2) == 0)
         return xts_hand_over(c, new_key, params);
@@ -427,7 +473,7 @@ static int gcm_tls_record(cipher_ctx *c, unsigned char *out, size_t *outl, const
         fail(c, rc, c->enc ? "TLS record seal" : "TLS record open");
         goto done;
     }
-    hwcp_count_bytes(plen, 1);
+    count_bytes(c, plen);
     *outl = c->enc ? len : plen;
     ok = 1;
 done:
@@ -525,7 +571,7 @@ static int cbc_tls_record(cipher_ctx *c, unsigned char *out, size_t *outl, size_
     int rc = hwc_update(c->hw, out, &n, out, inl);
     if (rc || n != inl)
         return fail(c, rc ? rc : HWC_ERR_STATE, "TLS CBC record");
-    hwcp_count_bytes(inl, 0);
+    count_bytes(c, inl);
     if (c->enc) {
         *outl = inl;
         return 1;
@@ -540,6 +586,8 @@ static int cbc_tls_record(cipher_ctx *c, unsigned char *out, size_t *outl, size_
 
 static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                          size_t inl);
+static int cipher_update_general(cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                                 const unsigned char *in, size_t inl);
 
 /* An EVP caller that feeds one buffer through in place, in pieces, passes
  * out = in - (bytes the cipher holds back): a partial overlap, which
@@ -578,9 +626,10 @@ static int update_overlapping(cipher_ctx *c, unsigned char *out, size_t *outl, s
     return ok;
 }
 
-static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
-                         size_t inl) {
-    cipher_ctx *c = vctx;
+/* Everything but the short path below (out of line: its register saves
+ * and stack are not the short path's). */
+__attribute__((noinline)) static int cipher_update_general(cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                                 const unsigned char *in, size_t inl) {
     const cipher_def *d = c->def;
     int rc;
     *outl = 0;
@@ -623,7 +672,7 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
                     : hwc_ctx_key_unwrap(c->hw, in, inl, out, need, &n);
         if (rc)
             return fail(c, rc, c->enc ? "key wrap" : "key unwrap");
-        hwcp_count_bytes(inl, 0);
+        count_bytes(c, inl);
         *outl = n;
         return 1;
     }
@@ -665,7 +714,7 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
             return fail(c, HWC_ERR_BUFFER, "update");
         if ((rc = hwc_update_bits(c->hw, out, in, inl)))
             return fail(c, rc, "update");
-        hwcp_count_bytes((inl + 7) / 8, 0);
+        count_bytes(c, (inl + 7) / 8);
         *outl = inl;
         return 1;
     }
@@ -696,7 +745,7 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
             return 0;
         }
         c->tag_set = 0;
-        hwcp_count_bytes(inl, 0);
+        count_bytes(c, inl);
         *outl = n;
         return 1;
     }
@@ -730,7 +779,7 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
         if (rc)
             return fail(c, rc, "update");
         c->held = (c->held + inl) % 16;
-        hwcp_count_bytes(inl, 0);
+        count_bytes(c, inl);
         *outl = n;
         return 1;
     }
@@ -747,15 +796,43 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
     }
     if (d->flags & F_PAD)
         c->held = c->held + inl - n;
-    hwcp_count_bytes(inl, (d->flags & F_GCM) != 0);
+    count_bytes(c, inl);
     *outl = n;
     return 1;
+}
+
+/* OSSL_FUNC_cipher_update.  The short path (most calls: a message under way
+ * in a mode whose data update is hwcrypt's, data in place or apart) is kept
+ * in a function of its own, whose few registers and checks are all a short
+ * message pays for. */
+static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                         size_t inl) {
+    cipher_ctx *c = vctx;
+    if (c->fast && out && in && !c->tls_aad_len) {
+        uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+        if ((o == i || o >= i + inl || i >= o + inl + c->held) &&
+            (!(c->def->flags & F_PAD) || outsize >= inl + 15)) {
+            size_t n = 0;
+            int rc = hwc_update(c->hw, out, &n, in, inl);
+            if (rc) {
+                *outl = 0;
+                return fail(c, rc, "update");
+            }
+            c->held = c->held + inl - n;
+            count_bytes(c, inl);
+            *outl = n;
+            return 1;
+        }
+    }
+    return cipher_update_general(c, out, outl, outsize, in, inl);
 }
 
 static int cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize) {
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
     *outl = 0;
+    c->fast = 0;
+    flush_count(c);
     if (c->other) {
         int n = 0;
         if (!EVP_CipherFinal_ex(c->other, out, &n))
@@ -947,17 +1024,17 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
     OSSL_PARAM *p;
     if (c->other)
         return EVP_CIPHER_CTX_get_params(c->other, params);
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, d->key_len))
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, d->key_len))
         return fail(c, 0, "get keylen");
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) &&
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) &&
         !OSSL_PARAM_set_size_t(p, (d->flags & F_WRAP) ? d->iv_len : c->ivlen))
         return fail(c, 0, "get ivlen");
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
         return fail(c, 0, "get padding");
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && c->have_iv &&
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_IV)) && c->have_iv &&
         !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
         return fail(c, 0, "get iv");
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV))) {
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_UPDATED_IV))) {
         /* The chaining value for CBC/CFB/OFB/CTR, else the IV (as OpenSSL's);
          * as a pointer (EVP_CIPHER_CTX_iv) or a copy. */
         size_t len = (d->flags & F_WRAP) ? 0 : c->ivlen;
@@ -966,14 +1043,14 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         if (!OSSL_PARAM_set_octet_ptr(p, c->updated_iv, len) && !OSSL_PARAM_set_octet_string(p, c->updated_iv, len))
             return fail(c, HWC_ERR_BUFFER, "get updated-iv");
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) &&
+    if ((p = find_param(params, OSSL_CIPHER_PARAM_TLS_MAC)) &&
         !OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size))
         return fail(c, 0, "get tls-mac");
     if (d->flags & F_AEAD) {
-        if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) &&
+        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) &&
             !OSSL_PARAM_set_size_t(p, (d->flags & (F_CCM | F_OCB)) ? c->taglen : TAG_MAX))
             return fail(c, 0, "get taglen");
-        if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
             if (!c->enc || !c->out_tag_len || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
                 p->data_size > c->out_tag_len || !p->data)
                 return fail(c, HWC_ERR_STATE, "get tag (encryption, after final, 1..tag length bytes)");
@@ -982,10 +1059,10 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         }
     }
     if (d->flags & F_GCM) {
-        if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) &&
+        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) &&
             !OSSL_PARAM_set_size_t(p, EVP_GCM_TLS_TAG_LEN))
             return fail(c, 0, "get tlsaadpad");
-        if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))) {
+        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))) {
             /* Start a message with the current IV, hand out its last bytes
              * (the explicit part) and step the invocation counter. */
             if (!c->tls_iv_gen || !c->have_key || !p->data || p->data_type != OSSL_PARAM_OCTET_STRING)
@@ -1011,12 +1088,12 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         return 1;
     if (c->other)
         return EVP_CIPHER_CTX_set_params(c->other, params);
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
+    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
         size_t v;
         if (!OSSL_PARAM_get_size_t(p, &v) || v != d->key_len)
             return fail(c, HWC_ERR_KEY_LEN, "set keylen");
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) && !(d->flags & F_AEAD)) {
+    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) && !(d->flags & F_AEAD)) {
         /* libssl sets this on every provided cipher; an AEAD needs nothing
          * from it (its records come through tlsaad). CBC then takes whole
          * records (cbc_tls_record); other modes are refused rather than
@@ -1030,20 +1107,21 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         if (d->evp_mode != EVP_CIPH_CBC_MODE || !known)
             return fail(c, HWC_ERR_UNSUPPORTED, "TLS records with this cipher or protocol version");
         c->tls_version = v;
+        c->fast = 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) && !(d->flags & F_AEAD)) {
+    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) && !(d->flags & F_AEAD)) {
         size_t v;
         if (!OSSL_PARAM_get_size_t(p, &v) || v > sizeof c->tls_mac)
             return fail(c, 0, "tls-mac-size");
         c->tls_mac_size = v;
     }
-    int tls12 = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
-                OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    int tls12 = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
+                find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
     if (tls12 && (d->flags & F_CCM))
         return ccm_tls_hand_over(c, params);
     if (tls12 && !(d->flags & F_GCM))
         return fail(c, HWC_ERR_UNSUPPORTED, "TLS 1.2 records with this cipher (hwcrypt does them for GCM)");
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))) {
+    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_PADDING))) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v))
             return fail(c, 0, "set padding");
@@ -1053,13 +1131,13 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->padding = v != 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS))) {
+    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_USE_BITS))) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v))
             return fail(c, 0, "set use-bits");
         c->use_bits = v != 0;
     }
-    if ((d->flags & F_IVLEN_SET) && (p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))) {
+    if ((d->flags & F_IVLEN_SET) && (p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))) {
         size_t v;
         int ok = OSSL_PARAM_get_size_t(p, &v);
         if (ok && (d->flags & F_GCM))
@@ -1075,7 +1153,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->have_iv = 0;
         }
     }
-    if ((d->flags & F_AEAD) && (p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+    if ((d->flags & F_AEAD) && (p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || !tag_len_ok(d, p->data_size))
             return fail(c, HWC_ERR_TAG_LEN, "set tag");
         if (p->data == NULL) { /* the tag length to produce (CCM, OCB) */
@@ -1101,7 +1179,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         }
     }
     if (d->flags & F_GCM) {
-        if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))) {
+        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != EVP_AEAD_TLS1_AAD_LEN || !p->data)
                 return fail(c, HWC_ERR_DATA_LEN, "tlsaad");
             memcpy(c->tls_aad, p->data, EVP_AEAD_TLS1_AAD_LEN);
@@ -1116,7 +1194,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->tls_aad[12] = (uint8_t)len;
             c->tls_aad_len = EVP_AEAD_TLS1_AAD_LEN;
         }
-        if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))) {
+        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data)
                 return fail(c, HWC_ERR_IV_LEN, "tlsivfixed");
             size_t len = p->data_size;
@@ -1134,7 +1212,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->tls_iv_gen = 1;
             c->have_iv = 1;
         }
-        if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))) {
+        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data || !c->tls_iv_gen || c->enc ||
                 p->data_size == 0 || p->data_size > c->ivlen)
                 return fail(c, HWC_ERR_STATE, "tlsivinv");

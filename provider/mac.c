@@ -35,7 +35,15 @@ typedef struct mac_ctx {
     size_t ivlen;
     int started;
     EVP_MAC_CTX *other; /* the other providers' MAC, for a cipher hwcrypt lacks */
+    uint64_t uncounted; /* bytes not yet in the provider's counters (added at final and free) */
 } mac_ctx;
+
+static void mac_flush_count(mac_ctx *m) {
+    if (m->uncounted) {
+        hwcp_count_bytes(m->uncounted, m->gmac);
+        m->uncounted = 0;
+    }
+}
 
 static int mac_fail(mac_ctx *m, int rc, const char *what) {
     hwcp_error(m->pc, rc, what);
@@ -70,6 +78,7 @@ static void *mac_dup(void *vctx) {
     memcpy(m, src, sizeof *m);
     m->hw = hw;
     m->other = NULL;
+    m->uncounted = 0;
     int rc = hwc_ctx_copy(m->hw, src->hw);
     if (rc || (src->other && !(m->other = EVP_MAC_CTX_dup(src->other)))) {
         if (rc)
@@ -84,6 +93,7 @@ static void mac_free(void *vctx) {
     mac_ctx *m = vctx;
     if (!m)
         return;
+    mac_flush_count(m);
     EVP_MAC_CTX_free(m->other);
     hwc_ctx_free(m->hw);
     memset(m, 0, sizeof *m);
@@ -217,7 +227,7 @@ static int mac_update(void *vctx, const unsigned char *in, size_t inl) {
     int rc = hwc_aad(m->hw, in, inl);
     if (rc)
         return mac_fail(m, rc, "MAC update");
-    hwcp_count_bytes(inl, m->gmac);
+    m->uncounted += inl;
     return 1;
 }
 
@@ -225,6 +235,7 @@ static int mac_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     mac_ctx *m = vctx;
     if (m->other)
         return EVP_MAC_final(m->other, out, outl, outsize);
+    mac_flush_count(m);
     if (!m->started)
         return mac_fail(m, HWC_ERR_STATE, "MAC final before init");
     if (outsize < MAC_SIZE)
