@@ -329,40 +329,43 @@ HWC_TARGET_AESNI void hwc_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_
     BY_ROUNDS(ks, cbc_enc_body, ks, iv, out, in, nblocks);
 }
 
-/* P_j = D(C_j) ^ C_{j-1}; every ciphertext is loaded before any plaintext is
- * stored, so out == in works. */
-AESNI_INLINE void cbc_dec_step(const __m128i *rk, unsigned nr, __m128i *iv, uint8_t *out, const uint8_t *in,
-                               size_t n) {
-    __m128i b[LANES], prev[LANES];
+/* CBC decryption P_j = D(C_j) ^ C_{j-1} and CFB decryption P_j =
+ * E(C_{j-1}) ^ C_j share their inputs: the chaining blocks IV, C_0 ..
+ * C_{n-2} are all known, so both are parallel. Every ciphertext is loaded
+ * before any plaintext is stored, so out == in works. */
+AESNI_INLINE void chained_step(const __m128i *rk, unsigned nr, int cfb, __m128i *iv, uint8_t *out,
+                               const uint8_t *in, size_t n) {
+    __m128i cipher[LANES], prev[LANES];
     prev[0] = *iv;
     UNROLL_LANES
     for (size_t j = 0; j < n; j++) {
-        b[j] = loadu(in + 16 * j);
+        cipher[j] = loadu(in + 16 * j);
         if (j + 1 < n)
-            prev[j + 1] = b[j];
+            prev[j + 1] = cipher[j];
     }
-    *iv = b[n - 1];
-    crypt_blocks(b, n, rk, nr, prev, 1);
+    *iv = cipher[n - 1];
+    __m128i *b = cfb ? prev : cipher;
+    crypt_blocks(b, n, rk, nr, cfb ? cipher : prev, !cfb);
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
 }
 
-AESNI_INLINE void cbc_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                               unsigned nr) {
-    const __m128i *rk = aesni_dec_keys(ks);
+AESNI_INLINE void chained_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                               size_t nblocks, unsigned nr) {
+    const __m128i *rk = cfb ? aesni_enc_keys(ks) : aesni_dec_keys(ks);
     __m128i chain = loadu(iv);
     for (; nblocks >= LANES; nblocks -= LANES, in += 16 * LANES, out += 16 * LANES)
-        cbc_dec_step(rk, nr, &chain, out, in, LANES);
+        chained_step(rk, nr, cfb, &chain, out, in, LANES);
     /* Tail: one block per step; the CPU overlaps the independent ones. */
     for (; nblocks != 0; nblocks--, in += 16, out += 16)
-        cbc_dec_step(rk, nr, &chain, out, in, 1);
+        chained_step(rk, nr, cfb, &chain, out, in, 1);
     storeu(iv, chain);
 }
 
 static HWC_TARGET_AESNI void aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
-    BY_ROUNDS(ks, cbc_dec_body, ks, iv, out, in, nblocks);
+    BY_ROUNDS(ks, chained_body, ks, 0, iv, out, in, nblocks);
 }
 
 /* C_i = E(C_{i-1}) ^ P_i. The chain holds C ^ k0, the next whitened input:
@@ -385,39 +388,9 @@ HWC_TARGET_AESNI void hwc_aesni_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_
     BY_ROUNDS(ks, cfb_enc_body, ks, iv, out, in, nblocks);
 }
 
-/* The cipher inputs are IV, C_0 .. C_{n-2}: all known, so parallel. */
-AESNI_INLINE void cfb_dec_step(const __m128i *rk, unsigned nr, __m128i *iv, uint8_t *out, const uint8_t *in,
-                               size_t n) {
-    __m128i b[LANES], cipher[LANES];
-    b[0] = *iv;
-    UNROLL_LANES
-    for (size_t j = 0; j < n; j++) {
-        cipher[j] = loadu(in + 16 * j);
-        if (j + 1 < n)
-            b[j + 1] = cipher[j];
-    }
-    *iv = cipher[n - 1];
-    crypt_blocks(b, n, rk, nr, cipher, 0);
-    UNROLL_LANES
-    for (size_t j = 0; j < n; j++)
-        storeu(out + 16 * j, b[j]);
-}
-
-AESNI_INLINE void cfb_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                               unsigned nr) {
-    const __m128i *rk = aesni_enc_keys(ks);
-    __m128i chain = loadu(iv);
-    for (; nblocks >= LANES; nblocks -= LANES, in += 16 * LANES, out += 16 * LANES)
-        cfb_dec_step(rk, nr, &chain, out, in, LANES);
-    /* Tail: one block per step; the CPU overlaps the independent ones. */
-    for (; nblocks != 0; nblocks--, in += 16, out += 16)
-        cfb_dec_step(rk, nr, &chain, out, in, 1);
-    storeu(iv, chain);
-}
-
 static HWC_TARGET_AESNI void aesni_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
-    BY_ROUNDS(ks, cfb_dec_body, ks, iv, out, in, nblocks);
+    BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nblocks);
 }
 
 /* ------------------------------------------------------- OFB, CBC-MAC */

@@ -20,28 +20,13 @@
 #define VAES_PRIMITIVE HWC_X86_INLINE VAES_TARGET
 #define LANES 2
 typedef __m256i vec;
+#define V_PREFIX(op) _mm256_##op
+#define V_INT(op) _mm256_##op##_si256
 
-VAES_PRIMITIVE vec v_loadu(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-VAES_PRIMITIVE void v_storeu(uint8_t *p, vec v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
 VAES_PRIMITIVE vec v_bcast(__m128i x) { return _mm256_broadcastsi128_si256(x); }
 VAES_PRIMITIVE vec v_zext(__m128i x) { return _mm256_zextsi128_si256(x); }
-VAES_PRIMITIVE vec v_zero(void) { return _mm256_setzero_si256(); }
 VAES_PRIMITIVE vec v_set1_64(long long x) { return _mm256_set1_epi64x(x); }
-VAES_PRIMITIVE vec v_xor(vec a, vec b) { return _mm256_xor_si256(a, b); }
-VAES_PRIMITIVE vec v_and(vec a, vec b) { return _mm256_and_si256(a, b); }
-VAES_PRIMITIVE vec v_add32(vec a, vec b) { return _mm256_add_epi32(a, b); }
-VAES_PRIMITIVE vec v_add64(vec a, vec b) { return _mm256_add_epi64(a, b); }
-VAES_PRIMITIVE vec v_sub64(vec a, vec b) { return _mm256_sub_epi64(a, b); }
-VAES_PRIMITIVE vec v_sllv64(vec a, vec n) { return _mm256_sllv_epi64(a, n); }
-VAES_PRIMITIVE vec v_srlv64(vec a, vec n) { return _mm256_srlv_epi64(a, n); }
-VAES_PRIMITIVE vec v_bslli8(vec a) { return _mm256_bslli_epi128(a, 8); }
 VAES_PRIMITIVE vec v_swap64(vec a) { return _mm256_shuffle_epi32(a, 0x4e); }
-VAES_PRIMITIVE vec v_shuffle8(vec a, vec idx) { return _mm256_shuffle_epi8(a, idx); }
-VAES_PRIMITIVE vec v_aesenc(vec a, vec k) { return _mm256_aesenc_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesenclast(vec a, vec k) { return _mm256_aesenclast_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesdec(vec a, vec k) { return _mm256_aesdec_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesdeclast(vec a, vec k) { return _mm256_aesdeclast_epi128(a, k); }
-#define v_clmul(a, b, imm) _mm256_clmulepi64_epi128((a), (b), (imm))
 VAES_PRIMITIVE __m128i v_low(vec a) { return _mm256_castsi256_si128(a); }
 VAES_PRIMITIVE __m128i v_last(vec a) { return _mm256_extracti128_si256(a, 1); }
 VAES_PRIMITIVE vec v_set_last(vec a, __m128i x) { return _mm256_inserti128_si256(a, x, 1); }

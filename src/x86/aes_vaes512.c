@@ -25,28 +25,13 @@
 #define VAES_PRIMITIVE HWC_X86_INLINE VAES_TARGET
 #define LANES 4
 typedef __m512i vec;
+#define V_PREFIX(op) _mm512_##op
+#define V_INT(op) _mm512_##op##_si512
 
-VAES_PRIMITIVE vec v_loadu(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
-VAES_PRIMITIVE void v_storeu(uint8_t *p, vec v) { _mm512_storeu_si512((void *)p, v); }
 VAES_PRIMITIVE vec v_bcast(__m128i x) { return _mm512_broadcast_i32x4(x); }
 VAES_PRIMITIVE vec v_zext(__m128i x) { return _mm512_zextsi128_si512(x); }
-VAES_PRIMITIVE vec v_zero(void) { return _mm512_setzero_si512(); }
 VAES_PRIMITIVE vec v_set1_64(long long x) { return _mm512_set1_epi64(x); }
-VAES_PRIMITIVE vec v_xor(vec a, vec b) { return _mm512_xor_si512(a, b); }
-VAES_PRIMITIVE vec v_and(vec a, vec b) { return _mm512_and_si512(a, b); }
-VAES_PRIMITIVE vec v_add32(vec a, vec b) { return _mm512_add_epi32(a, b); }
-VAES_PRIMITIVE vec v_add64(vec a, vec b) { return _mm512_add_epi64(a, b); }
-VAES_PRIMITIVE vec v_sub64(vec a, vec b) { return _mm512_sub_epi64(a, b); }
-VAES_PRIMITIVE vec v_sllv64(vec a, vec n) { return _mm512_sllv_epi64(a, n); }
-VAES_PRIMITIVE vec v_srlv64(vec a, vec n) { return _mm512_srlv_epi64(a, n); }
-VAES_PRIMITIVE vec v_bslli8(vec a) { return _mm512_bslli_epi128(a, 8); }
 VAES_PRIMITIVE vec v_swap64(vec a) { return _mm512_shuffle_epi32(a, _MM_PERM_BADC); }
-VAES_PRIMITIVE vec v_shuffle8(vec a, vec idx) { return _mm512_shuffle_epi8(a, idx); }
-VAES_PRIMITIVE vec v_aesenc(vec a, vec k) { return _mm512_aesenc_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesenclast(vec a, vec k) { return _mm512_aesenclast_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesdec(vec a, vec k) { return _mm512_aesdec_epi128(a, k); }
-VAES_PRIMITIVE vec v_aesdeclast(vec a, vec k) { return _mm512_aesdeclast_epi128(a, k); }
-#define v_clmul(a, b, imm) _mm512_clmulepi64_epi128((a), (b), (imm))
 VAES_PRIMITIVE __m128i v_low(vec a) { return _mm512_castsi512_si128(a); }
 VAES_PRIMITIVE __m128i v_last(vec a) { return _mm512_extracti32x4_epi32(a, 3); }
 VAES_PRIMITIVE vec v_set_last(vec a, __m128i x) { return _mm512_inserti32x4(a, x, 3); }
@@ -97,16 +82,17 @@ VAES_PRIMITIVE void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
     const vec h16_mid = v_bcast(_mm_load_si128((const __m128i *)(const void *)key_karatsuba));
     const vec fold = v_bcast(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
     for (unsigned q = 0; q < VPCLMUL_POWERS / LANES; q++) {
-        const vec x = v_loadu(key_power + 64 * q);
-        const vec lo = v_clmul(x, h16, 0x00), hi = v_clmul(x, h16, 0x11);
-        const vec mid = v_xor(v_clmul(v_xor(x, v_swap64(x)), h16_mid, 0x00), v_xor(lo, hi));
-        const vec low = v_xor(lo, v_bslli8(mid));
-        const vec high = v_xor(hi, _mm512_bsrli_epi128(mid, 8));
-        const vec once = v_xor(v_swap64(low), v_clmul(low, fold, 0x00));
-        const vec twice = v_xor(v_swap64(once), v_clmul(once, fold, 0x00));
-        const vec product = v_xor(high, twice);
-        v_storeu(t->power[LANES * q], product);
-        v_storeu(t->karatsuba[LANES * q], v_xor(product, v_swap64(product)));
+        const vec x = _mm512_loadu_si512((const void *)(key_power + 64 * q));
+        const vec lo = _mm512_clmulepi64_epi128(x, h16, 0x00), hi = _mm512_clmulepi64_epi128(x, h16, 0x11);
+        const vec mid = _mm512_ternarylogic_epi64(
+            _mm512_clmulepi64_epi128(_mm512_xor_si512(x, v_swap64(x)), h16_mid, 0x00), lo, hi, 0x96);
+        const vec low = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
+        const vec high = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
+        const vec once = _mm512_xor_si512(v_swap64(low), _mm512_clmulepi64_epi128(low, fold, 0x00));
+        const vec twice = _mm512_xor_si512(v_swap64(once), _mm512_clmulepi64_epi128(once, fold, 0x00));
+        const vec product = _mm512_xor_si512(high, twice);
+        _mm512_storeu_si512((void *)t->power[LANES * q], product);
+        _mm512_storeu_si512((void *)t->karatsuba[LANES * q], _mm512_xor_si512(product, v_swap64(product)));
     }
     memcpy(t->power[VPCLMUL_POWERS], key_power, 16 * VPCLMUL_POWERS);
     memcpy(t->karatsuba[VPCLMUL_POWERS], key_karatsuba, 16 * VPCLMUL_POWERS);

@@ -8,7 +8,10 @@
  *   VAES_TARGET            the function target attribute
  *   LANES                  blocks per register (2, 4)
  *   vec                    the register type
- *   the primitives below   (v_loadu ... v_lane_counts), one line each
+ *   V_PREFIX, V_INT        the intrinsics' prefix and suffix, for the
+ *                          operations that differ only there (below)
+ *   the other primitives   (v_bcast, v_chain_first ... v_lane_counts), one
+ *                          line each
  *   NARROW(ks)             the table that takes inputs below one batch,
  *                          tails, and lead-ins (OCB)
  *   GCM_WIDE_MIN           fewest blocks the fused GCM takes here; below,
@@ -70,6 +73,27 @@
 #endif
 
 #define V_INLINE HWC_X86_INLINE VAES_TARGET
+
+/* The operations whose intrinsics differ by width only in their prefix
+ * (V_PREFIX(aesenc_epi128): _mm256_aesenc_epi128, _mm512_aesenc_epi128)
+ * or also in the integer-vector suffix (V_INT(xor): _mm256_xor_si256). */
+V_INLINE vec v_loadu(const uint8_t *p) { return V_INT(loadu)((const void *)p); }
+V_INLINE void v_storeu(uint8_t *p, vec v) { V_INT(storeu)((void *)p, v); }
+V_INLINE vec v_zero(void) { return V_INT(setzero)(); }
+V_INLINE vec v_xor(vec a, vec b) { return V_INT(xor)(a, b); }
+V_INLINE vec v_and(vec a, vec b) { return V_INT(and)(a, b); }
+V_INLINE vec v_add32(vec a, vec b) { return V_PREFIX(add_epi32)(a, b); }
+V_INLINE vec v_add64(vec a, vec b) { return V_PREFIX(add_epi64)(a, b); }
+V_INLINE vec v_sub64(vec a, vec b) { return V_PREFIX(sub_epi64)(a, b); }
+V_INLINE vec v_sllv64(vec a, vec n) { return V_PREFIX(sllv_epi64)(a, n); }
+V_INLINE vec v_srlv64(vec a, vec n) { return V_PREFIX(srlv_epi64)(a, n); }
+V_INLINE vec v_bslli8(vec a) { return V_PREFIX(bslli_epi128)(a, 8); }
+V_INLINE vec v_shuffle8(vec a, vec idx) { return V_PREFIX(shuffle_epi8)(a, idx); }
+V_INLINE vec v_aesenc(vec a, vec k) { return V_PREFIX(aesenc_epi128)(a, k); }
+V_INLINE vec v_aesenclast(vec a, vec k) { return V_PREFIX(aesenclast_epi128)(a, k); }
+V_INLINE vec v_aesdec(vec a, vec k) { return V_PREFIX(aesdec_epi128)(a, k); }
+V_INLINE vec v_aesdeclast(vec a, vec k) { return V_PREFIX(aesdeclast_epi128)(a, k); }
+#define v_clmul(a, b, imm) V_PREFIX(clmulepi64_epi128)((a), (b), (imm))
 /* The wide bodies stay out of line, so that the entry points, which hand
  * short inputs over, do no more than a call for them. */
 #define V_NOINLINE VAES_TARGET __attribute__((noinline))
@@ -110,6 +134,17 @@ V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec 
 V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     return decrypt ? aesni_dec_keys(ks) : aesni_enc_keys(ks);
 }
+
+/* An entry point taking a chaining value (counter, IV, tweak): the whole
+ * batches through BATCHES, the rest through the narrow table's KERNEL. */
+#define BATCHES_THEN_NARROW(name, BATCHES, KERNEL)                                                          \
+    static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
+        const size_t wide = nblocks / BATCH;                                                               \
+        if (wide != 0)                                                                                     \
+            BATCHES(ks, chain, out, in, wide);                                                             \
+        if (nblocks % BATCH != 0)                                                                          \
+            KERNEL(NARROW(ks), ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH); \
+    }
 
 /* ------------------------------------------------------------------ ECB */
 
@@ -236,13 +271,7 @@ static V_NOINLINE void ctr128_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t
     BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nbatches);
 }
 
-static void vaes_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        ctr128_batches(ks, ctr, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_ctr128(NARROW(ks), ks, ctr, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
+BATCHES_THEN_NARROW(vaes_ctr128, ctr128_batches, k_ctr128)
 
 /* ---------------------------------------------------------- CBC, CFB */
 
@@ -286,21 +315,8 @@ static V_NOINLINE void cfb_dec_batches(const hwc_ks *ks, uint8_t iv[16], uint8_t
     BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nbatches);
 }
 
-static void vaes_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        cbc_dec_batches(ks, iv, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_cbc_dec(NARROW(ks), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
-
-static void vaes_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        cfb_dec_batches(ks, iv, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_cfb_dec(NARROW(ks), ks, iv, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
+BATCHES_THEN_NARROW(vaes_cbc_dec, cbc_dec_batches, k_cbc_dec)
+BATCHES_THEN_NARROW(vaes_cfb_dec, cfb_dec_batches, k_cfb_dec)
 
 /* ------------------------------------------------------------------ XTS */
 
@@ -364,21 +380,8 @@ static V_NOINLINE void xts_dec_batches(const hwc_ks *ks, uint8_t tweak[16], uint
     BY_ROUNDS(ks, xts_body, ks, 1, tweak, out, in, nbatches);
 }
 
-static void vaes_xts_enc(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        xts_enc_batches(ks, tweak, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_xts_enc(NARROW(ks), ks, tweak, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
-
-static void vaes_xts_dec(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        xts_dec_batches(ks, tweak, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_xts_dec(NARROW(ks), ks, tweak, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
+BATCHES_THEN_NARROW(vaes_xts_enc, xts_enc_batches, k_xts_enc)
+BATCHES_THEN_NARROW(vaes_xts_dec, xts_dec_batches, k_xts_dec)
 
 /* ----------------------------------------------------------------- OCB3 */
 
