@@ -18,6 +18,10 @@ static const block_getter aes_getters[] = {
     hwc_aes_vaes_get,
     hwc_aes_aesni_get,
 #endif
+#if defined(__aarch64__)
+    hwc_aes_armv8ce_eor3_get, /* the same kernels with EOR3 where SHA3 is present */
+    hwc_aes_armv8ce_get,
+#endif
 #if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
     hwc_aes_zvkned_get, /* vector crypto first: several blocks per instruction */
 #endif
@@ -52,6 +56,9 @@ static const ghash_getter ghash_getters[] = {
 #if defined(__x86_64__)
     hwc_ghash_vpclmul_get,
     hwc_ghash_pclmul_get,
+#endif
+#if defined(__aarch64__)
+    hwc_ghash_pmull_get,
 #endif
 #if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
     hwc_ghash_zvkg_get,

@@ -63,4 +63,19 @@ const hwc_block_impl *hwc_sm4_zksed32_get(void);
 const hwc_ghash_impl *hwc_ghash_clmul32_get(void);
 #endif
 
+/* 64-bit Arm (src/arm/): each is declared only where its file is compiled. */
+#if defined(__aarch64__)
+/* AES with the Armv8 Crypto Extensions (AESE/AESD, PMULL for XTS tweaks and
+ * fused GCM), and the same kernels with EOR3 where SHA3 is present
+ * (arm/aes_armv8ce.c, arm/aes_armv8ce_eor3.c). */
+const hwc_block_impl *hwc_aes_armv8ce_get(void);
+const hwc_block_impl *hwc_aes_armv8ce_eor3_get(void);
+/* SM4 with SM4E/SM4EKEY (arm/sm4_sm4e.c). */
+const hwc_block_impl *hwc_sm4_sm4e_get(void);
+/* SM4 with its S-box through AESE, for cores without SM4E (arm/sm4_armv8ce.c). */
+const hwc_block_impl *hwc_sm4_armv8ce_get(void);
+/* GHASH and POLYVAL with PMULL (arm/ghash_pmull.c). */
+const hwc_ghash_impl *hwc_ghash_pmull_get(void);
+#endif
+
 #endif /* HWCRYPT_GETTERS_H */

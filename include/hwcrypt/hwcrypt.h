@@ -178,6 +178,7 @@ HWC_API const char *hwc_cap_name(unsigned bit); /* NULL for an unused bit */
 #define HWC_CAP_ARM_AES (1ull << 40)
 #define HWC_CAP_ARM_PMULL (1ull << 41)
 #define HWC_CAP_ARM_SM4 (1ull << 42)
+#define HWC_CAP_ARM_SHA3 (1ull << 43) /* EOR3 (FEAT_SHA3) */
 
 /* -------------------------------------------------------------- contexts */
 

@@ -27,6 +27,7 @@ static const struct cap_name cap_names[] = {
     {"zvkned", HWC_CAP_ZVKNED}, {"zvkg", HWC_CAP_ZVKG},     {"zvksed", HWC_CAP_ZVKSED},
     {"zvbb", HWC_CAP_ZVBB},     {"zvkb", HWC_CAP_ZVKB},     {"zvbc", HWC_CAP_ZVBC},
     {"aes", HWC_CAP_ARM_AES},   {"pmull", HWC_CAP_ARM_PMULL}, {"sm4", HWC_CAP_ARM_SM4},
+    {"sha3", HWC_CAP_ARM_SHA3},
 };
 static const struct cap_name cap_shorthands[] = {
     {"zkn", HWC_CAP_ZBKB | HWC_CAP_ZBKC | HWC_CAP_ZBKX | HWC_CAP_ZKNE | HWC_CAP_ZKND},
