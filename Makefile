@@ -17,7 +17,7 @@ SPEED_SECONDS ?= 1
 
 # The parts of `make check`, run in this order. Each is also a target of its
 # own (`make check-rv64`), which assumes the packages are installed.
-CHECK_PARTS = check-native check-provider-suites check-rv64 check-rvv check-sanitize check-valgrind check-rv32 check-fuzz
+CHECK_PARTS = check-native check-provider-suites check-rv64 check-rvv check-a64 check-sanitize check-valgrind check-rv32 check-fuzz
 
 .PHONY: all build check check-deps $(CHECK_PARTS) deps speed install clean
 
@@ -61,6 +61,11 @@ check-rv64:
 # The RISC-V rv32 cross suite (picolibc + Linux shim, QEMU user mode, every CPU model).
 check-rv32:
 	tests/riscv/run-rv32.sh -B $(BUILD)-rv32 -j $(JOBS)
+
+# The 64-bit Arm cross suite (QEMU 7.2 and 10 user mode, every CPU model;
+# Debian's arm64 libssl-dev fetched into the cache by scripts/apt-fetch).
+check-a64:
+	tests/arm/run-a64.sh -B $(BUILD)-a64 -j $(JOBS)
 
 # The native suite under ASan+UBSan, and the threads test under TSan
 # (docs/TESTING.md); builds in $(BUILD)-asan and $(BUILD)-tsan.

@@ -13,10 +13,11 @@
 # enable the Crypto Extensions, SHA3 (EOR3) and SM4 per function
 # (target attributes), so the library runs on any AArch64 core.
 #
-# HWC_A64_OPENSSL_ROOT: an unpacked Debian arm64 libssl-dev + libssl3
-# (scripts/get-arm64-openssl puts one in the cache); with it the build links
-# libcrypto.a statically, for `hwcrypt speed -openssl` and the differential
-# tests against OpenSSL under qemu. Without it, no OpenSSL in this build.
+# HWC_A64_OPENSSL_ROOT: Debian's arm64 libssl-dev unpacked (not installed:
+# `scripts/apt-fetch -a arm64 unpack libssl-dev` prints the folder); the
+# build then links its libcrypto.a statically, for `hwcrypt speed -openssl`
+# and the differential tests against OpenSSL under qemu. Without it, this
+# build has no OpenSSL. The OpenSSL provider module is not built here.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 
@@ -32,11 +33,16 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -no-pie")
 # Only the cross toolchain's own sysroot (and the unpacked arm64 OpenSSL, when
 # given): never pick up the host's libcrypto.
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
-set(HWC_A64_OPENSSL_ROOT "" CACHE PATH "Unpacked Debian arm64 libssl-dev/libssl3 (usr/ inside)")
+set(HWC_A64_OPENSSL_ROOT "" CACHE PATH "Unpacked Debian arm64 libssl-dev (usr/ inside)")
 if(HWC_A64_OPENSSL_ROOT)
-  list(APPEND CMAKE_FIND_ROOT_PATH ${HWC_A64_OPENSSL_ROOT})
-  set(OPENSSL_ROOT_DIR ${HWC_A64_OPENSSL_ROOT}/usr)
+  # configuration.h sits in the multiarch folder, which the cross compiler
+  # does not search on its own.
+  set(OPENSSL_INCLUDE_DIR ${HWC_A64_OPENSSL_ROOT}/usr/include CACHE PATH "" FORCE)
+  set(OPENSSL_CRYPTO_LIBRARY ${HWC_A64_OPENSSL_ROOT}/usr/lib/aarch64-linux-gnu/libcrypto.a CACHE FILEPATH "" FORCE)
+  set(OPENSSL_SSL_LIBRARY ${HWC_A64_OPENSSL_ROOT}/usr/lib/aarch64-linux-gnu/libssl.a CACHE FILEPATH "" FORCE)
   set(OPENSSL_USE_STATIC_LIBS TRUE)
+  set(CMAKE_C_FLAGS_INIT "${CMAKE_C_FLAGS_INIT} -isystem ${HWC_A64_OPENSSL_ROOT}/usr/include/aarch64-linux-gnu")
+  set(HWC_BUILD_PROVIDER OFF CACHE BOOL "" FORCE)
 endif()
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

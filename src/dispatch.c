@@ -41,6 +41,10 @@ static const block_getter sm4_getters[] = {
     hwc_sm4_gfni_get,
     hwc_sm4_aesni_get,
 #endif
+#if defined(__aarch64__)
+    hwc_sm4_sm4e_get,
+    hwc_sm4_armv8ce_get, /* the S-box through AESE, for cores without SM4E */
+#endif
 #if defined(__riscv) && __riscv_xlen == 64 && defined(HWC_HAVE_RVV_CRYPTO)
     hwc_sm4_zvksed_get,
 #endif

@@ -43,7 +43,7 @@ endif()
 # the rv64 runner leaves command-line tests to the native suite.
 add_test(NAME errors_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_errors.sh $<TARGET_FILE:hwcrypt>)
 set_tests_properties(errors_cli PROPERTIES LABELS cli TIMEOUT 120)
-# ABI harness (tests/test_abi.c): x86-64 and rv64 trampolines; other
+# ABI harness (tests/test_abi.c): x86-64, rv64 and aarch64 trampolines; other
 # architectures report a skip.
 if(TARGET test_abi)
   add_test(NAME test_abi COMMAND test_abi)

@@ -7,7 +7,8 @@
  * A trampoline (assembly, below) fills every callee-saved register with
  * random values, calls a kernel, and records the registers after return:
  *   x86-64 System V: rbx, rbp, r12-r15, and rsp;
- *   RISC-V LP64D:    s0-s11, fs0-fs11, and sp.
+ *   RISC-V LP64D:    s0-s11, fs0-fs11, and sp;
+ *   AArch64 AAPCS64: x19-x29, d8-d15 (the low halves of v8-v15), and sp.
  * Every function pointer of every block back end usable here (found through
  * dispatch by name, for each family and key length) and of the GHASH back
  * ends paired with them (plus ct) is called this way: set_key, usable, every
@@ -30,6 +31,12 @@ static const char *const abi_reg_names[ABI_NREGS] = {
     "s0",  "s1",  "s2",  "s3",  "s4",  "s5",  "s6",  "s7",  "s8",   "s9",   "s10", "s11",
     "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11"};
 #define ABI_SP_NAME "sp"
+#elif defined(__aarch64__) && defined(__ELF__)
+#define ABI_NREGS 19 /* x19-x29, d8-d15 */
+static const char *const abi_reg_names[ABI_NREGS] = {"x19", "x20", "x21", "x22", "x23", "x24", "x25",
+                                                     "x26", "x27", "x28", "x29", "d8",  "d9",  "d10",
+                                                     "d11", "d12", "d13", "d14", "d15"};
+#define ABI_SP_NAME "sp"
 #endif
 
 #ifdef ABI_NREGS
@@ -39,7 +46,7 @@ typedef struct abi_frame {
     uint64_t in[ABI_NREGS];  /* loaded into the callee-saved registers */
     uint64_t out[ABI_NREGS]; /* what they hold after the call */
     uint64_t sp_before, sp_after;
-    uint64_t ret; /* rax / a0 */
+    uint64_t ret; /* rax / a0 / x0 */
 } abi_frame;
 void abi_trampoline(abi_frame *f);
 
@@ -86,6 +93,58 @@ __asm__(".text\n"
         ".type abi_clobber_first,@function\n"
         "abi_clobber_first:\n"
         "  mov $0x1234, %rbx\n"
+        "  ret\n");
+#elif defined(__aarch64__)
+_Static_assert(offsetof(abi_frame, in) == 72 && offsetof(abi_frame, out) == 224 &&
+                   offsetof(abi_frame, sp_before) == 376 && offsetof(abi_frame, sp_after) == 384 &&
+                   offsetof(abi_frame, ret) == 392,
+               "the trampoline's offsets");
+/* x16/x17 (IP0/IP1) are scratch across the call; the frame pointer is in
+ * abi_slot while the kernel runs, since every other register is its to
+ * use. */
+__asm__(".text\n"
+        ".p2align 2\n"
+        ".globl abi_trampoline\n"
+        ".type abi_trampoline,@function\n"
+        "abi_trampoline:\n"
+        "  stp x29, x30, [sp, #-160]!\n"
+        "  stp x19, x20, [sp, #16]\n  stp x21, x22, [sp, #32]\n  stp x23, x24, [sp, #48]\n"
+        "  stp x25, x26, [sp, #64]\n  stp x27, x28, [sp, #80]\n"
+        "  stp d8, d9, [sp, #96]\n  stp d10, d11, [sp, #112]\n  stp d12, d13, [sp, #128]\n"
+        "  stp d14, d15, [sp, #144]\n"
+        "  adrp x16, abi_slot\n  add x16, x16, :lo12:abi_slot\n  str x0, [x16]\n"
+        "  mov x17, x0\n"
+        "  ldp x19, x20, [x17, #72]\n  ldp x21, x22, [x17, #88]\n  ldp x23, x24, [x17, #104]\n"
+        "  ldp x25, x26, [x17, #120]\n  ldp x27, x28, [x17, #136]\n  ldr x29, [x17, #152]\n"
+        "  ldp d8, d9, [x17, #160]\n  ldp d10, d11, [x17, #176]\n  ldp d12, d13, [x17, #192]\n"
+        "  ldp d14, d15, [x17, #208]\n"
+        "  mov x9, sp\n  str x9, [x17, #376]\n"
+        "  ldp x0, x1, [x17, #8]\n  ldp x2, x3, [x17, #24]\n  ldp x4, x5, [x17, #40]\n"
+        "  ldp x6, x7, [x17, #56]\n"
+        "  ldr x16, [x17]\n"
+        "  blr x16\n"
+        "  adrp x16, abi_slot\n  add x16, x16, :lo12:abi_slot\n  ldr x17, [x16]\n"
+        "  str x0, [x17, #392]\n"
+        "  stp x19, x20, [x17, #224]\n  stp x21, x22, [x17, #240]\n  stp x23, x24, [x17, #256]\n"
+        "  stp x25, x26, [x17, #272]\n  stp x27, x28, [x17, #288]\n  str x29, [x17, #304]\n"
+        "  stp d8, d9, [x17, #312]\n  stp d10, d11, [x17, #328]\n  stp d12, d13, [x17, #344]\n"
+        "  stp d14, d15, [x17, #360]\n"
+        "  mov x9, sp\n  str x9, [x17, #384]\n"
+        "  ldr x9, [x17, #376]\n  mov sp, x9\n"
+        "  ldp x19, x20, [sp, #16]\n  ldp x21, x22, [sp, #32]\n  ldp x23, x24, [sp, #48]\n"
+        "  ldp x25, x26, [sp, #64]\n  ldp x27, x28, [sp, #80]\n"
+        "  ldp d8, d9, [sp, #96]\n  ldp d10, d11, [sp, #112]\n  ldp d12, d13, [sp, #128]\n"
+        "  ldp d14, d15, [sp, #144]\n"
+        "  ldp x29, x30, [sp], #160\n"
+        "  ret\n"
+        ".size abi_trampoline, .-abi_trampoline\n"
+        ".local abi_slot\n"
+        ".comm abi_slot, 8, 8\n"
+        /* The harness's own check: a function that breaks x19. */
+        ".globl abi_clobber_first\n"
+        ".type abi_clobber_first,@function\n"
+        "abi_clobber_first:\n"
+        "  mov x19, #0x1234\n"
         "  ret\n");
 #else
 _Static_assert(offsetof(abi_frame, in) == 72 && offsetof(abi_frame, out) == 264 &&
@@ -382,7 +441,7 @@ int main(void) {
 }
 #else
 int main(void) {
-    printf("SKIP: no ABI trampoline for this architecture (x86-64 and rv64 have one)\n");
+    printf("SKIP: no ABI trampoline for this architecture (x86-64, rv64 and aarch64 have one)\n");
     return 77;
 }
 #endif

@@ -321,7 +321,7 @@ KINLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const u
         HWC_A64_UNROLL
         for (unsigned j = 0; j < 8; j++) {
             b[j] = vrev32q_u8(vreinterpretq_u8_u32(N));
-            N = vaddq_u32(N, one);
+            N = a64_ctr_inc(N, one);
         }
         enc_rounds(b, 8, K, nr);
         A64_LOAD8(d, in);
@@ -332,7 +332,7 @@ KINLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const u
     }
     for (; n; n--, in += 16, out += 16) {
         v128 b[1] = {vrev32q_u8(vreinterpretq_u8_u32(N))};
-        N = vaddq_u32(N, one);
+        N = a64_ctr_inc(N, one);
         enc_rounds(b, 1, K, nr);
         vst1q_u8(out, XOR3(b[0], K[nr], vld1q_u8(in)));
     }
@@ -381,18 +381,27 @@ KINLINE v128 xts_mul_alpha(v128 t) {
     top = vextq_u64(top, top, 1);
     return vreinterpretq_u8_u64(veorq_u64(vaddq_u64(v, v), top));
 }
-/* T * alpha^8: a byte shift, and the top byte times 0x87 into the bottom. */
-KINLINE v128 xts_mul_alpha8(v128 t) {
-    const v128 zero = vdupq_n_u8(0);
-    const poly64x2_t p87 = vreinterpretq_p64_u64(vdupq_n_u64(0x87));
-    v128 top = vreinterpretq_u8_u64(vshrq_n_u64(vreinterpretq_u64_u8(t), 56));
-    return veorq_u8(vextq_u8(zero, t, 15), A64_P2V(vmull_high_p64(vreinterpretq_p64_u8(top), p87)));
+/* T * alpha^8: the bytes rotated up by one (the top byte lands in byte 0)
+ * and the top byte times 0x86 = 0x87 ^ 1 XORed in, which cancels it there
+ * and adds its reduction. */
+KINLINE v128 xts_mul_alpha8(v128 t, poly64x2_t p86) {
+    /* In assembly: clang turns a PMULL2 by a constant into a move to a
+     * general register and back (three more instructions). */
+    v128 r, top;
+    __asm__("ushr %1.2d, %2.2d, #56\n\t"
+            "pmull2 %1.1q, %1.2d, %3.2d\n\t"
+            "ext %0.16b, %2.16b, %2.16b, #15\n\t"
+            "eor %0.16b, %0.16b, %1.16b"
+            : "=&w"(r), "=&w"(top)
+            : "w"(t), "w"(p86));
+    return r;
 }
 
 #define XTS_BODY(NAME, KEYS, ROUNDS)                                                            \
     KINLINE void NAME(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t n, \
                       const unsigned nr) {                                                      \
         LOAD_KEYS(K, KEYS(ks), nr);                                                              \
+        const poly64x2_t p86 = vreinterpretq_p64_u64(vdupq_n_u64(0x86));                         \
         v128 T[8];                                                                               \
         T[0] = vld1q_u8(tweak);                                                                  \
         HWC_A64_UNROLL                                                                           \
@@ -408,7 +417,7 @@ KINLINE v128 xts_mul_alpha8(v128 t) {
             HWC_A64_UNROLL                                                                       \
             for (unsigned j = 0; j < 8; j++) {                                                   \
                 b[j] = XOR3(b[j], K[nr], T[j]);                                                  \
-                T[j] = xts_mul_alpha8(T[j]);                                                     \
+                T[j] = xts_mul_alpha8(T[j], p86);                                                     \
             }                                                                                    \
             A64_STORE8(out, b);                                                                  \
         }                                                                                        \
@@ -522,22 +531,26 @@ static KT void KNAME(ocb_dec)(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t
         const uint32x4_t one = vsetq_lane_u32(1, vdupq_n_u32(0), 3);                             \
         v128 s = vrev64q_u8(vld1q_u8(state));                                                    \
         for (; n >= 8; n -= 8, in += 128, out += 128) {                                          \
-            v128 b[8], d[8], x[8];                                                               \
+            v128 b[8], d[8];                                                               \
             HWC_A64_UNROLL                                                                       \
             for (unsigned j = 0; j < 8; j++) {                                                   \
                 b[j] = vrev32q_u8(vreinterpretq_u8_u32(N));                                      \
-                N = vaddq_u32(N, one);                                                           \
+                N = a64_ctr_inc(N, one);                                                           \
             }                                                                                    \
             enc_rounds(b, 8, K, nr);                                                             \
             A64_LOAD8(d, in);                                                                    \
             HWC_A64_UNROLL                                                                       \
             for (unsigned j = 0; j < 8; j++) {                                                   \
                 b[j] = XOR3(b[j], K[nr], d[j]);                                                  \
-                x[j] = vrev64q_u8(ENC ? b[j] : d[j]);                                            \
+                d[j] = ENC ? b[j] : d[j];                                                        \
             }                                                                                    \
             A64_STORE8(out, b);                                                                  \
-            x[0] = veorq_u8(x[0], s);                                                            \
-            A64_GHASH_N(s, x, 8, hk, GH_MORE);                                                   \
+            RELOAD_BARRIER(); /* H^8..H^1 loaded here, not kept (spilled) across the rounds */   \
+            HWC_A64_UNROLL                                                                       \
+            for (unsigned j = 0; j < 8; j++)                                                     \
+                d[j] = vrev64q_u8(d[j]);                                                         \
+            d[0] = veorq_u8(d[0], s);                                                            \
+            A64_GHASH_N(s, d, 8, hk, GH_MORE);                                                   \
         }                                                                                        \
         vst1q_u8(ctr, vrev32q_u8(vreinterpretq_u8_u32(N)));                                      \
         vst1q_u8(state, vrev64q_u8(s));                                                          \
@@ -571,7 +584,7 @@ static KT size_t KNAME(gcm_dec)(const hwc_ks *ks, const hwc_ghash_key *hk, uint8
         v128 t = veorq_u8(vld1q_u8(mac), K[nr]);                                                 \
         for (; n; n--, in += 16, out += 16) {                                                    \
             v128 b = vrev32q_u8(vreinterpretq_u8_u32(N));                                        \
-            N = vaddq_u32(N, one);                                                               \
+            N = a64_ctr_inc(N, one);                                                               \
             v128 d = vld1q_u8(in);                                                               \
             if (ENC) {                                                                           \
                 v128 q = veorq_u8(d, kx);                                                        \

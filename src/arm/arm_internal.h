@@ -171,6 +171,15 @@ typedef struct a64_gh_acc {
 
 /* ---------------------------------------------------------- small helpers */
 
+/* n + one on 32-bit lanes, in assembly: clang otherwise rewrites a chain of
+ * counter increments as n + j with one constant per block, and spills them
+ * with the round keys. */
+static inline __attribute__((always_inline)) uint32x4_t a64_ctr_inc(uint32x4_t n, uint32x4_t one) {
+    uint32x4_t r;
+    __asm__("add %0.4s, %1.4s, %2.4s" : "=w"(r) : "w"(n), "w"(one));
+    return r;
+}
+
 /* 8 blocks from/to memory in two 4-register LD1/ST1. */
 #define A64_LOAD8(b, p)                                  \
     do {                                                 \
