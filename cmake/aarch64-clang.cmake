@@ -35,6 +35,9 @@ if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
   return()
 endif()
 set(HWC_A64_SOURCES ${HWC_ARM_SOURCES})
+# Assembly (the AES eight-block loops): built by the same rules, with clang
+# or else the C compiler (both assemble it to the same code).
+set(HWC_A64_ASM_SOURCES ${HWC_ARM_ASM_SOURCES})
 set(HWC_A64_CC "" CACHE STRING "clang used for the Arm back ends (empty: search clang-19, clang-20, clang-18, clang; OFF: the C compiler)")
 
 if(HWC_A64_CC STREQUAL "OFF")
@@ -63,22 +66,27 @@ if(HWC_A64_CC_PATH)
   endif()
 endif()
 
-if(NOT HWC_A64_CLANG_OK)
+if(HWC_A64_CLANG_OK)
+  set(HWC_A64_CUSTOM_SOURCES ${HWC_A64_SOURCES} ${HWC_A64_ASM_SOURCES})
+  message(STATUS "hwcrypt: Arm back ends built with ${HWC_A64_CC_PATH}")
+else()
   set(HWC_A64_SOURCES_FOR_CC ${HWC_A64_SOURCES})
+  set(HWC_A64_CUSTOM_SOURCES ${HWC_A64_ASM_SOURCES})
+  set(HWC_A64_CC_PATH ${CMAKE_C_COMPILER})
+  set(HWC_A64_FLAGS -march=armv8-a -O2 -fPIC -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src)
   message(STATUS "hwcrypt: Arm back ends built with the C compiler (no usable clang: their code is slower; see cmake/aarch64-clang.cmake)")
-  return()
 endif()
 
-foreach(src ${HWC_A64_SOURCES})
+foreach(src ${HWC_A64_CUSTOM_SOURCES})
   get_filename_component(stem ${src} NAME_WE)
-  set(obj ${PROJECT_BINARY_DIR}/a64/${stem}.o)
+  get_filename_component(ext ${src} EXT)
+  set(obj ${PROJECT_BINARY_DIR}/a64/${stem}${ext}.o)
   add_custom_command(OUTPUT ${obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/a64
     COMMAND ${HWC_A64_CC_PATH} ${HWC_A64_FLAGS} -MD -MF ${obj}.d -c ${src} -o ${obj}
     DEPENDS ${src}
     DEPFILE ${obj}.d
-    COMMENT "Building ${stem}.c with ${HWC_A64_CC_PATH} (Arm back ends)"
+    COMMENT "Building ${stem}${ext} with ${HWC_A64_CC_PATH} (Arm back ends)"
     VERBATIM)
   list(APPEND HWC_A64_CLANG_OBJECTS ${obj})
 endforeach()
-message(STATUS "hwcrypt: Arm back ends built with ${HWC_A64_CC_PATH}")

@@ -45,14 +45,39 @@
 #if KEOR3
 #define XOR3(a, b, c) veor3q_u8((a), (b), (c))
 #define GH_MORE A64_GH_MORE3
+#define BULK(x) hwc_a64_##x##_3
 #else
 #define XOR3(a, b, c) veorq_u8(veorq_u8((a), (b)), (c))
 #define GH_MORE A64_GH_MORE
+#define BULK(x) hwc_a64_##x
 #endif
+#define ENC_KEYS(ks) a64_aes_enc_keys(ks), a64_aes_rounds(ks)
+#define DEC_KEYS(ks) a64_aes_dec_keys(ks), a64_aes_rounds(ks)
+
+/* Groups of eight blocks before the counter block's last byte (ctr[15])
+ * would carry, at most `limit` (the bulk counter kernels add in that byte);
+ * 0 when the next group itself would carry. */
+static inline size_t ctr_groups(const uint8_t ctr[16], unsigned per_group, size_t limit) {
+    size_t g = (256u - ctr[15]) / per_group;
+    return g < limit ? g : limit;
+}
+/* Add blocks to the low 32-bit word of a big-endian counter block; returns
+ * 1 if it wrapped. */
+static inline int ctr_add32(uint8_t ctr[16], uint32_t blocks) {
+    uint32_t c = hwc_load_be32(ctr + 12) + blocks;
+    hwc_store_be32(ctr + 12, c);
+    return c < blocks;
+}
 
 /* A compiler barrier on memory: the following loads re-read the caller's
  * buffer instead of keeping eight more blocks live across the rounds. */
 #define RELOAD_BARRIER() __asm__ volatile("" ::: "memory")
+/* The same, after the eight blocks' rounds: the asm takes them as operands,
+ * so the compiler can neither hoist the reloads above the rounds nor keep
+ * the loaded blocks in registers across them. */
+#define RELOAD_AFTER8(b)                                                                  \
+    __asm__ volatile("" : "+w"((b)[0]), "+w"((b)[1]), "+w"((b)[2]), "+w"((b)[3]), "+w"((b)[4]), \
+                     "+w"((b)[5]), "+w"((b)[6]), "+w"((b)[7]) :: "memory")
 
 #define KDISPATCH(body, ks, ...)              \
     do {                                      \
@@ -111,32 +136,30 @@ KINLINE v128 enc_chain(v128 t, v128 first, const v128 *K, const unsigned nr) {
 /* ------------------------------------------------------------------ ECB */
 
 #if !KEOR3
-#define ECB_BODY(NAME, KEYS, ROUNDS)                                                           \
+/* 0..7 blocks (the bulk kernels take the groups of eight). */
+#define ECB_TAIL(NAME, KEYS, ROUNDS)                                                           \
     KINLINE void NAME(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n, const unsigned nr) { \
         LOAD_KEYS(K, KEYS(ks), nr);                                                             \
-        for (; n >= 8; n -= 8, in += 128, out += 128) {                                         \
-            v128 b[8];                                                                          \
-            A64_LOAD8(b, in);                                                                   \
-            ROUNDS(b, 8, K, nr);                                                                \
-            HWC_A64_UNROLL                                                                      \
-            for (unsigned j = 0; j < 8; j++)                                                    \
-                b[j] = veorq_u8(b[j], K[nr]);                                                   \
-            A64_STORE8(out, b);                                                                 \
-        }                                                                                       \
         for (; n; n--, in += 16, out += 16) {                                                   \
             v128 b[1] = {vld1q_u8(in)};                                                         \
             ROUNDS(b, 1, K, nr);                                                                \
             vst1q_u8(out, veorq_u8(b[0], K[nr]));                                               \
         }                                                                                       \
     }
-ECB_BODY(ecb_enc_body, a64_aes_enc_keys, enc_rounds)
-ECB_BODY(ecb_dec_body, a64_aes_dec_keys, dec_rounds)
+ECB_TAIL(ecb_enc_tail, a64_aes_enc_keys, enc_rounds)
+ECB_TAIL(ecb_dec_tail, a64_aes_dec_keys, dec_rounds)
 
 KT void KNAME(ecb_enc)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(ecb_enc_body, ks, ks, out, in, n);
+    if (n >= 8)
+        hwc_a64_ecb8_enc(ENC_KEYS(ks), out, in, n / 8);
+    if (n % 8)
+        KDISPATCH(ecb_enc_tail, ks, ks, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 KT void KNAME(ecb_dec)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(ecb_dec_body, ks, ks, out, in, n);
+    if (n >= 8)
+        hwc_a64_ecb8_dec(DEC_KEYS(ks), out, in, n / 8);
+    if (n % 8)
+        KDISPATCH(ecb_dec_tail, ks, ks, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 
 /* ------------------------------------------------- CBC encrypt, CBC-MAC */
@@ -243,25 +266,12 @@ static KT void KNAME(ofb)(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const 
 
 /* ---------------------------------------------- CBC and CFB decryption */
 
-/* CBC: p_j = D(c_j) ^ c_{j-1}. The ciphertext is loaded again after the
- * rounds (before any store, so in place works). */
-KINLINE void cbc_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n,
+/* CBC: p_j = D(c_j) ^ c_{j-1}; groups of eight in the bulk kernel, the rest
+ * here. */
+KINLINE void cbc_dec_tail(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n,
                           const unsigned nr) {
     LOAD_KEYS(K, a64_aes_dec_keys(ks), nr);
     v128 prev = vld1q_u8(iv);
-    for (; n >= 8; n -= 8, in += 128, out += 128) {
-        v128 b[8], c[8];
-        A64_LOAD8(b, in);
-        dec_rounds(b, 8, K, nr);
-        RELOAD_BARRIER();
-        A64_LOAD8(c, in);
-        b[0] = XOR3(b[0], K[nr], prev);
-        HWC_A64_UNROLL
-        for (unsigned j = 1; j < 8; j++)
-            b[j] = XOR3(b[j], K[nr], c[j - 1]);
-        prev = c[7];
-        A64_STORE8(out, b);
-    }
     for (; n; n--, in += 16, out += 16) {
         v128 c = vld1q_u8(in), b[1] = {c};
         dec_rounds(b, 1, K, nr);
@@ -271,30 +281,17 @@ KINLINE void cbc_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const 
     vst1q_u8(iv, prev);
 }
 static KT void KNAME(cbc_dec)(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(cbc_dec_body, ks, ks, iv, out, in, n);
+    if (n >= 8)
+        BULK(cbc8_dec)(DEC_KEYS(ks), out, in, n / 8, iv);
+    if (n % 8)
+        KDISPATCH(cbc_dec_tail, ks, ks, iv, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 
 /* CFB: p_j = c_j ^ E(c_{j-1}). */
-KINLINE void cfb_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n,
+KINLINE void cfb_dec_tail(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n,
                           const unsigned nr) {
     LOAD_KEYS(K, a64_aes_enc_keys(ks), nr);
     v128 prev = vld1q_u8(iv);
-    for (; n >= 8; n -= 8, in += 128, out += 128) {
-        v128 b[8], c[8];
-        A64_LOAD8(c, in);
-        b[0] = prev;
-        HWC_A64_UNROLL
-        for (unsigned j = 1; j < 8; j++)
-            b[j] = c[j - 1];
-        prev = c[7];
-        enc_rounds(b, 8, K, nr);
-        RELOAD_BARRIER();
-        A64_LOAD8(c, in);
-        HWC_A64_UNROLL
-        for (unsigned j = 0; j < 8; j++)
-            b[j] = XOR3(b[j], K[nr], c[j]);
-        A64_STORE8(out, b);
-    }
     for (; n; n--, in += 16, out += 16) {
         v128 c = vld1q_u8(in), b[1] = {prev};
         enc_rounds(b, 1, K, nr);
@@ -304,7 +301,10 @@ KINLINE void cfb_dec_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const 
     vst1q_u8(iv, prev);
 }
 static KT void KNAME(cfb_dec)(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(cfb_dec_body, ks, ks, iv, out, in, n);
+    if (n >= 8)
+        BULK(cfb8_dec)(ENC_KEYS(ks), out, in, n / 8, iv);
+    if (n % 8)
+        KDISPATCH(cfb_dec_tail, ks, ks, iv, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 
 /* ------------------------------------------------------------------ CTR */
@@ -338,8 +338,25 @@ KINLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const u
     }
     vst1q_u8(ctr, vrev32q_u8(vreinterpretq_u8_u32(N)));
 }
+/* Groups of eight go to the bulk kernel while the counter's last byte does
+ * not carry inside them; the group where it does (one in 32) runs above on
+ * native lanes, which also carry into the rest of the low word. */
 static KT void KNAME(ctr32)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(ctr32_body, ks, ks, ctr, out, in, n);
+    while (n >= 8) {
+        size_t g = ctr_groups(ctr, 8, n / 8);
+        if (g) {
+            BULK(ctr8)(ENC_KEYS(ks), out, in, g, ctr);
+            ctr_add32(ctr, (uint32_t)(8 * g));
+        } else {
+            g = 1;
+            KDISPATCH(ctr32_body, ks, ks, ctr, out, in, 8);
+        }
+        n -= 8 * g;
+        in += 128 * g;
+        out += 128 * g;
+    }
+    if (n)
+        KDISPATCH(ctr32_body, ks, ks, ctr, out, in, n);
 }
 
 /* Add 1 to the upper 96 bits of a big-endian counter block (the low word
@@ -381,109 +398,46 @@ KINLINE v128 xts_mul_alpha(v128 t) {
     top = vextq_u64(top, top, 1);
     return vreinterpretq_u8_u64(veorq_u64(vaddq_u64(v, v), top));
 }
-/* T * alpha^8: the bytes rotated up by one (the top byte lands in byte 0)
- * and the top byte times 0x86 = 0x87 ^ 1 XORed in, which cancels it there
- * and adds its reduction. */
-KINLINE v128 xts_mul_alpha8(v128 t, poly64x2_t p86) {
-    /* In assembly: clang turns a PMULL2 by a constant into a move to a
-     * general register and back (three more instructions). */
-    v128 r, top;
-    __asm__("ushr %1.2d, %2.2d, #56\n\t"
-            "pmull2 %1.1q, %1.2d, %3.2d\n\t"
-            "ext %0.16b, %2.16b, %2.16b, #15\n\t"
-            "eor %0.16b, %0.16b, %1.16b"
-            : "=&w"(r), "=&w"(top)
-            : "w"(t), "w"(p86));
-    return r;
-}
 
-#define XTS_BODY(NAME, KEYS, ROUNDS)                                                            \
+/* 0..7 blocks after the bulk kernel's groups. */
+#define XTS_TAIL(NAME, KEYS, ROUNDS)                                                           \
     KINLINE void NAME(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t n, \
                       const unsigned nr) {                                                      \
-        LOAD_KEYS(K, KEYS(ks), nr);                                                              \
-        const poly64x2_t p86 = vreinterpretq_p64_u64(vdupq_n_u64(0x86));                         \
-        v128 T[8];                                                                               \
-        T[0] = vld1q_u8(tweak);                                                                  \
-        HWC_A64_UNROLL                                                                           \
-        for (unsigned j = 1; j < 8; j++)                                                         \
-            T[j] = xts_mul_alpha(T[j - 1]);                                                      \
-        for (; n >= 8; n -= 8, in += 128, out += 128) {                                          \
-            v128 b[8];                                                                           \
-            A64_LOAD8(b, in);                                                                    \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = veorq_u8(b[j], T[j]);                                                     \
-            ROUNDS(b, 8, K, nr);                                                                 \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++) {                                                   \
-                b[j] = XOR3(b[j], K[nr], T[j]);                                                  \
-                T[j] = xts_mul_alpha8(T[j], p86);                                                     \
-            }                                                                                    \
-            A64_STORE8(out, b);                                                                  \
-        }                                                                                        \
-        /* 0..7 blocks left: T[0..n-1] are theirs, T[n] the next tweak. */                       \
-        v128 t = T[0];                                                                           \
-        for (; n; n--, in += 16, out += 16) {                                                    \
-            v128 b[1] = {veorq_u8(vld1q_u8(in), t)};                                             \
-            ROUNDS(b, 1, K, nr);                                                                 \
-            vst1q_u8(out, XOR3(b[0], K[nr], t));                                                 \
-            t = xts_mul_alpha(t);                                                                \
-        }                                                                                        \
-        vst1q_u8(tweak, t);                                                                      \
+        LOAD_KEYS(K, KEYS(ks), nr);                                                             \
+        v128 t = vld1q_u8(tweak);                                                               \
+        for (; n; n--, in += 16, out += 16) {                                                   \
+            v128 b[1] = {veorq_u8(vld1q_u8(in), t)};                                            \
+            ROUNDS(b, 1, K, nr);                                                                \
+            vst1q_u8(out, XOR3(b[0], K[nr], t));                                                \
+            t = xts_mul_alpha(t);                                                               \
+        }                                                                                       \
+        vst1q_u8(tweak, t);                                                                     \
     }
-XTS_BODY(xts_enc_body, a64_aes_enc_keys, enc_rounds)
-XTS_BODY(xts_dec_body, a64_aes_dec_keys, dec_rounds)
+XTS_TAIL(xts_enc_tail, a64_aes_enc_keys, enc_rounds)
+XTS_TAIL(xts_dec_tail, a64_aes_dec_keys, dec_rounds)
 static KT void KNAME(xts_enc)(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(xts_enc_body, ks, ks, tweak, out, in, n);
+    if (n >= 8)
+        BULK(xts8_enc)(ENC_KEYS(ks), out, in, n / 8, tweak);
+    if (n % 8)
+        KDISPATCH(xts_enc_tail, ks, ks, tweak, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 static KT void KNAME(xts_dec)(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(xts_dec_body, ks, ks, tweak, out, in, n);
+    if (n >= 8)
+        BULK(xts8_dec)(DEC_KEYS(ks), out, in, n / 8, tweak);
+    if (n % 8)
+        KDISPATCH(xts_dec_tail, ks, ks, tweak, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
 }
 
 /* ------------------------------------------------------------------ OCB */
 
-/* Offsets: O_i = O_{i-1} ^ L[ntz(i)].  Blocks i = 8k+1 .. 8k+8 take
- * L0 L1 L0 L2 L0 L1 L0 L[ntz(8k+8)], so once i is 1 mod 8 a group of eight
- * needs one table load; blocks before that go one at a time. */
-#define OCB_BODY(NAME, KEYS, ROUNDS, ENC)                                                       \
-    KINLINE void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t offset[16],  \
-                      uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n, const unsigned nr) { \
+/* Offsets: O_i = O_{i-1} ^ L[ntz(i)]. Blocks one at a time until the
+ * index is 1 mod 8, then groups of eight in the bulk kernel (which needs one
+ * table load per group), then the rest one at a time. */
+#define OCB_SINGLE(NAME, KEYS, ROUNDS, ENC)                                                     \
+    KINLINE void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t state[32], uint8_t *out, \
+                      const uint8_t *in, size_t n, const unsigned nr) {                          \
         LOAD_KEYS(K, KEYS(ks), nr);                                                              \
-        v128 O = vld1q_u8(offset), cs = vld1q_u8(checksum);                                      \
-        for (; n && (n < 8 || (i & 7) != 1); n--, i++, in += 16, out += 16) {                    \
-            O = veorq_u8(O, vld1q_u8(L[__builtin_ctzll(i)]));                                    \
-            v128 p = vld1q_u8(in), b[1] = {veorq_u8(p, O)};                                      \
-            ROUNDS(b, 1, K, nr);                                                                 \
-            v128 r = XOR3(b[0], K[nr], O);                                                       \
-            cs = veorq_u8(cs, ENC ? p : r);                                                      \
-            vst1q_u8(out, r);                                                                    \
-        }                                                                                        \
-        const v128 L0 = vld1q_u8(L[0]), L1 = vld1q_u8(L[1]), L2 = vld1q_u8(L[2]);                \
-        for (; n >= 8; n -= 8, i += 8, in += 128, out += 128) {                                  \
-            v128 b[8], o[8];                                                                     \
-            A64_LOAD8(b, in);                                                                    \
-            o[0] = veorq_u8(O, L0);                                                              \
-            o[1] = veorq_u8(o[0], L1);                                                           \
-            o[2] = veorq_u8(o[1], L0);                                                           \
-            o[3] = veorq_u8(o[2], L2);                                                           \
-            o[4] = veorq_u8(o[3], L0);                                                           \
-            o[5] = veorq_u8(o[4], L1);                                                           \
-            o[6] = veorq_u8(o[5], L0);                                                           \
-            o[7] = veorq_u8(o[6], vld1q_u8(L[__builtin_ctzll(i + 7)]));                          \
-            O = o[7];                                                                            \
-            if (ENC)                                                                             \
-                cs = ocb_sum8(cs, b);                                                            \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = veorq_u8(b[j], o[j]);                                                     \
-            ROUNDS(b, 8, K, nr);                                                                 \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = XOR3(b[j], K[nr], o[j]);                                                  \
-            if (!ENC)                                                                            \
-                cs = ocb_sum8(cs, b);                                                            \
-            A64_STORE8(out, b);                                                                  \
-        }                                                                                        \
+        v128 O = vld1q_u8(state), cs = vld1q_u8(state + 16);                                     \
         for (; n; n--, i++, in += 16, out += 16) {                                               \
             O = veorq_u8(O, vld1q_u8(L[__builtin_ctzll(i)]));                                    \
             v128 p = vld1q_u8(in), b[1] = {veorq_u8(p, O)};                                      \
@@ -492,32 +446,37 @@ static KT void KNAME(xts_dec)(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out,
             cs = veorq_u8(cs, ENC ? p : r);                                                      \
             vst1q_u8(out, r);                                                                    \
         }                                                                                        \
-        vst1q_u8(offset, O);                                                                     \
-        vst1q_u8(checksum, cs);                                                                  \
+        vst1q_u8(state, O);                                                                      \
+        vst1q_u8(state + 16, cs);                                                                \
     }
+OCB_SINGLE(ocb_enc_single, a64_aes_enc_keys, enc_rounds, 1)
+OCB_SINGLE(ocb_dec_single, a64_aes_dec_keys, dec_rounds, 0)
 
-/* cs ^ b[0] ^ ... ^ b[7], as a tree. */
-KINLINE v128 ocb_sum8(v128 cs, const v128 *b) {
-#if KEOR3
-    v128 x = veor3q_u8(b[0], b[1], b[2]), y = veor3q_u8(b[3], b[4], b[5]);
-    return veor3q_u8(veor3q_u8(cs, b[6], b[7]), x, y);
-#else
-    v128 x = veorq_u8(veorq_u8(b[0], b[1]), veorq_u8(b[2], b[3]));
-    v128 y = veorq_u8(veorq_u8(b[4], b[5]), veorq_u8(b[6], b[7]));
-    return veorq_u8(cs, veorq_u8(x, y));
-#endif
-}
-
-OCB_BODY(ocb_enc_body, a64_aes_enc_keys, enc_rounds, 1)
-OCB_BODY(ocb_dec_body, a64_aes_dec_keys, dec_rounds, 0)
-static KT void KNAME(ocb_enc)(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
-                              uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(ocb_enc_body, ks, ks, L, first_index, offset, checksum, out, in, n);
-}
-static KT void KNAME(ocb_dec)(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
-                              uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n) {
-    KDISPATCH(ocb_dec_body, ks, ks, L, first_index, offset, checksum, out, in, n);
-}
+#define OCB_FUNC(NAME, SINGLE, BULK8, KEYS)                                                     \
+    static KT void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t offset[16],  \
+                        uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n) {        \
+        alignas(16) uint8_t state[32];                                                           \
+        memcpy(state, offset, 16);                                                               \
+        memcpy(state + 16, checksum, 16);                                                        \
+        size_t lead = (size_t)((9 - (i & 7)) & 7);                                               \
+        if (lead > n)                                                                            \
+            lead = n;                                                                            \
+        if (lead)                                                                                \
+            KDISPATCH(SINGLE, ks, ks, L, i, state, out, in, lead);                               \
+        n -= lead, i += lead, in += 16 * lead, out += 16 * lead;                                 \
+        if (n >= 8) {                                                                            \
+            BULK8(KEYS(ks), out, in, n / 8, L, i, state);                                        \
+            size_t done = n & ~(size_t)7;                                                        \
+            n -= done, i += done, in += 16 * done, out += 16 * done;                             \
+        }                                                                                        \
+        if (n)                                                                                   \
+            KDISPATCH(SINGLE, ks, ks, L, i, state, out, in, n);                                  \
+        memcpy(offset, state, 16);                                                               \
+        memcpy(checksum, state + 16, 16);                                                        \
+        hwc_wipe(state, sizeof state);                                                           \
+    }
+OCB_FUNC(KNAME(ocb_enc), ocb_enc_single, BULK(ocb8_enc), ENC_KEYS)
+OCB_FUNC(KNAME(ocb_dec), ocb_dec_single, BULK(ocb8_dec), DEC_KEYS)
 
 /* ------------------------------------------------------------ fused GCM */
 
@@ -557,18 +516,29 @@ static KT void KNAME(ocb_dec)(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t
     }
 GCM_BODY(gcm_enc_body, 1)
 GCM_BODY(gcm_dec_body, 0)
-static KT size_t KNAME(gcm_enc)(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t state[16],
-                                uint8_t *out, const uint8_t *in, size_t n) {
-    size_t whole = n & ~(size_t)7;
-    KDISPATCH(gcm_enc_body, ks, ks, hk, ctr, state, out, in, whole);
-    return whole;
-}
-static KT size_t KNAME(gcm_dec)(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t state[16],
-                                uint8_t *out, const uint8_t *in, size_t n) {
-    size_t whole = n & ~(size_t)7;
-    KDISPATCH(gcm_dec_body, ks, ks, hk, ctr, state, out, in, whole);
-    return whole;
-}
+/* Groups of eight in the bulk kernel while the counter's last byte does not
+ * carry inside them; the group where it does, in the loop above. */
+#define GCM_FUNC(NAME, BODY, BULK8)                                                             \
+    static KT size_t NAME(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t state[16], \
+                          uint8_t *out, const uint8_t *in, size_t n) {                           \
+        const size_t whole = n & ~(size_t)7;                                                     \
+        for (n = whole / 8; n;) {                                                                \
+            size_t g = ctr_groups(ctr, 8, n);                                                    \
+            if (g) {                                                                             \
+                BULK8(ENC_KEYS(ks), out, in, g, ctr, hk, state);                                 \
+                ctr_add32(ctr, (uint32_t)(8 * g));                                               \
+            } else {                                                                             \
+                g = 1;                                                                           \
+                KDISPATCH(BODY, ks, ks, hk, ctr, state, out, in, 8);                             \
+            }                                                                                    \
+            n -= g;                                                                              \
+            in += 128 * g;                                                                       \
+            out += 128 * g;                                                                      \
+        }                                                                                        \
+        return whole;                                                                            \
+    }
+GCM_FUNC(KNAME(gcm_enc), gcm_enc_body, BULK(gcm8_enc))
+GCM_FUNC(KNAME(gcm_dec), gcm_dec_body, BULK(gcm8_dec))
 
 /* ------------------------------------------------------------ fused CCM */
 
@@ -612,22 +582,29 @@ static KT size_t KNAME(gcm_dec)(const hwc_ks *ks, const hwc_ghash_key *hk, uint8
 CCM_BODY(ccm_enc_body, 1)
 CCM_BODY(ccm_dec_body, 0)
 
-#define CCM_RUNS(body)                                                  \
-    while (n) {                                                         \
-        uint64_t room = ctr_room(ctr);                                  \
-        size_t m = (uint64_t)n < room ? n : (size_t)room;               \
-        KDISPATCH(body, ks, ks, ctr, mac, out, in, m);                  \
-        if ((uint64_t)m == room)                                        \
-            ctr_carry96(ctr);                                           \
-        n -= m;                                                         \
-        in += 16 * m;                                                   \
-        out += 16 * m;                                                  \
+/* Groups of four in the bulk kernel while the counter's last byte does not
+ * carry inside them (a carry out of the low word goes into the upper 96
+ * bits afterwards); single blocks otherwise, split at low-word wraps. */
+#define CCM_FUNC(NAME, BODY, BULK4)                                                              \
+    static KT void NAME(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in, \
+                        size_t n) {                                                               \
+        while (n) {                                                                               \
+            size_t g = ctr_groups(ctr, 4, n / 4), m;                                              \
+            if (g) {                                                                              \
+                BULK4(ENC_KEYS(ks), out, in, g, ctr, mac);                                        \
+                m = 4 * g;                                                                        \
+                if (ctr_add32(ctr, (uint32_t)m))                                                  \
+                    ctr_carry96(ctr);                                                             \
+            } else {                                                                              \
+                m = 1;                                                                            \
+                KDISPATCH(BODY, ks, ks, ctr, mac, out, in, 1);                                    \
+                if (hwc_load_be32(ctr + 12) == 0)                                                 \
+                    ctr_carry96(ctr);                                                             \
+            }                                                                                     \
+            n -= m;                                                                               \
+            in += 16 * m;                                                                         \
+            out += 16 * m;                                                                        \
+        }                                                                                         \
     }
-static KT void KNAME(ccm_enc)(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                              size_t n) {
-    CCM_RUNS(ccm_enc_body)
-}
-static KT void KNAME(ccm_dec)(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
-                              size_t n) {
-    CCM_RUNS(ccm_dec_body)
-}
+CCM_FUNC(KNAME(ccm_enc), ccm_enc_body, BULK(ccm4_enc))
+CCM_FUNC(KNAME(ccm_dec), ccm_dec_body, BULK(ccm4_dec))

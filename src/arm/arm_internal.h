@@ -90,6 +90,40 @@ void hwc_a64_ce_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_
 void hwc_a64_ce_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void hwc_a64_ce_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks);
 
+/* The eight-block loops in assembly (aes_armv8ce_bulk.S): rk the
+ * schedule's encryption or decryption keys, nr the rounds, groups >= 1
+ * groups of eight blocks (CCM: four). "_3" variants use EOR3 (SHA3). The
+ * counter kernels (ctr8, gcm8, ccm4) step the counter block in its last
+ * byte: the caller guarantees that byte does not carry across the blocks
+ * of the call, and advances its own counter. */
+#define A64_BULK_ARGS const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t groups
+void hwc_a64_ecb8_enc(A64_BULK_ARGS);
+void hwc_a64_ecb8_dec(A64_BULK_ARGS);
+void hwc_a64_ctr8(A64_BULK_ARGS, const uint8_t ctr[16]);
+void hwc_a64_ctr8_3(A64_BULK_ARGS, const uint8_t ctr[16]);
+void hwc_a64_cbc8_dec(A64_BULK_ARGS, uint8_t iv[16]);
+void hwc_a64_cbc8_dec_3(A64_BULK_ARGS, uint8_t iv[16]);
+void hwc_a64_cfb8_dec(A64_BULK_ARGS, uint8_t iv[16]);
+void hwc_a64_cfb8_dec_3(A64_BULK_ARGS, uint8_t iv[16]);
+void hwc_a64_xts8_enc(A64_BULK_ARGS, uint8_t tweak[16]);
+void hwc_a64_xts8_dec(A64_BULK_ARGS, uint8_t tweak[16]);
+void hwc_a64_xts8_enc_3(A64_BULK_ARGS, uint8_t tweak[16]);
+void hwc_a64_xts8_dec_3(A64_BULK_ARGS, uint8_t tweak[16]);
+/* state: offset then checksum; first_index is 1 mod 8 */
+void hwc_a64_ocb8_enc(A64_BULK_ARGS, const uint8_t (*L)[16], uint64_t first_index, uint8_t state[32]);
+void hwc_a64_ocb8_dec(A64_BULK_ARGS, const uint8_t (*L)[16], uint64_t first_index, uint8_t state[32]);
+void hwc_a64_ocb8_enc_3(A64_BULK_ARGS, const uint8_t (*L)[16], uint64_t first_index, uint8_t state[32]);
+void hwc_a64_ocb8_dec_3(A64_BULK_ARGS, const uint8_t (*L)[16], uint64_t first_index, uint8_t state[32]);
+struct hwc_ghash_key;
+void hwc_a64_gcm8_enc(A64_BULK_ARGS, const uint8_t ctr[16], const struct hwc_ghash_key *hk, uint8_t state[16]);
+void hwc_a64_gcm8_dec(A64_BULK_ARGS, const uint8_t ctr[16], const struct hwc_ghash_key *hk, uint8_t state[16]);
+void hwc_a64_gcm8_enc_3(A64_BULK_ARGS, const uint8_t ctr[16], const struct hwc_ghash_key *hk, uint8_t state[16]);
+void hwc_a64_gcm8_dec_3(A64_BULK_ARGS, const uint8_t ctr[16], const struct hwc_ghash_key *hk, uint8_t state[16]);
+void hwc_a64_ccm4_enc(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
+void hwc_a64_ccm4_dec(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
+void hwc_a64_ccm4_enc_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
+void hwc_a64_ccm4_dec_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
+
 /* ------------------------------------------------------- GHASH with PMULL */
 
 /* Powers H^1..H^8 (dot powers, see above), each in swapped then normal
