@@ -141,6 +141,8 @@ HWC_API const char *hwc_ghash_impl_selected(void);
  *   HWCRYPT_CAPS=zkne,zknd,zbc   only these (of those the CPU has)
  *   HWCRYPT_CAPS=zkn             shorthands: zkn = zbkb,zbkc,zbkx,zkne,zknd;
  *                                zks = zbkb,zbkc,zbkx,zksed
+ *   HWCRYPT_CAPS=-sha3           64-bit Arm: aes, pmull (Crypto Extensions),
+ *                                sha3 (EOR3), sm4 (SM4E), from AT_HWCAP
  * A name the CPU lacks is never enabled (it would crash with SIGILL).
  * An unknown name is ignored and makes hwc_caps_error() return a message. */
 HWC_API uint64_t hwc_caps(void);
