@@ -16,7 +16,9 @@ SPEED_CIPHERS ?= aes-128-gcm aes-128-ctr aes-128-cbc aes-256-xts aes-128-ocb aes
 SPEED_SECONDS ?= 1
 
 # The parts of `make check`, run in this order. Each is also a target of its
-# own (`make check-rv64`), which assumes the packages are installed.
+# own (`make check-rv64`), which assumes the packages are installed. Adding a
+# part: add it here, write its target below, and give it its package list
+# in scripts/install-deps (pkgs_check_<name>); a part without one fails.
 CHECK_PARTS = check-native check-provider-suites check-rv64 check-rvv check-a64 check-sanitize check-valgrind check-rv32 check-fuzz
 
 .PHONY: all build check check-deps $(CHECK_PARTS) deps speed install clean
@@ -30,15 +32,33 @@ build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-check: check-deps
-	@set -e; for part in $(CHECK_PARTS); do \
+# Installs what every part needs, then runs each part; a part runs only when
+# its packages are installed (else it fails, naming them), and a failed part
+# does not stop the others. One result line per part, the total time
+# (installs included), then the count alone on the last line.
+check:
+	@t0=$$(date +%s); \
+	scripts/install-deps $(CHECK_PARTS) || echo "=== some packages could not be installed (above): the parts that need them fail"; \
+	echo "=== install-deps: $$(( $$(date +%s) - t0 )) s"; \
+	passed=0; failed=0; failed_parts=""; \
+	for part in $(CHECK_PARTS); do \
 	  echo "=== make $$part"; s=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$part; \
-	  echo "=== make $$part: passed in $$(( $$(date +%s) - s )) s"; \
-	done
+	  missing=$$(scripts/install-deps --missing $$part); mrc=$$?; \
+	  if [ $$mrc = 2 ]; then result="FAILED: no package list for it in scripts/install-deps"; \
+	  elif [ $$mrc != 0 ]; then \
+	    result="FAILED: missing packages: $$missing (scripts/install-deps $$part, as root)"; \
+	  elif $(MAKE) --no-print-directory $$part; then result=passed; \
+	  else result=FAILED; fi; \
+	  echo "=== make $$part: $$result in $$(( $$(date +%s) - s )) s"; \
+	  if [ "$$result" = passed ]; then passed=$$((passed + 1)); \
+	  else failed=$$((failed + 1)); failed_parts="$$failed_parts $$part"; fi; \
+	done; \
+	echo "=== make check: $$(( $$(date +%s) - t0 )) s in all$${failed_parts:+; failed:$$failed_parts}"; \
+	echo "check: $$passed passed, $$failed failed"; \
+	[ $$failed = 0 ]
 
 check-deps:
-	@scripts/install-deps test
+	@scripts/install-deps $(CHECK_PARTS)
 
 # The native suite: vectors, differential, properties, bad input, CLI.
 check-native: build
