@@ -34,26 +34,30 @@ build:
 
 # Installs what every part needs, then runs each part; a part runs only when
 # its packages are installed (else it fails, naming them), and a failed part
-# does not stop the others. One result line per part, the total time
-# (installs included), then the count alone on the last line.
+# does not stop the others. One result line per part with its wall and CPU
+# seconds (user + sys of all its processes: the figure a busy machine does
+# not inflate), the totals (installs included), then the count alone on the
+# last line.
 check:
-	@t0=$$(date +%s); \
+	@t0=$$(date +%s); hz=$$(getconf CLK_TCK 2>/dev/null || echo 100); \
+	cpu() { set -- $$(sed 's/^.*) //' /proc/$$$$/stat 2>/dev/null | cut -d' ' -f14,15); \
+	  if [ $$# = 2 ]; then echo $$(( ($$1 + $$2) / hz )); else echo 0; fi; }; \
 	scripts/install-deps $(CHECK_PARTS) || echo "=== some packages could not be installed (above): the parts that need them fail"; \
-	echo "=== install-deps: $$(( $$(date +%s) - t0 )) s"; \
+	echo "=== install-deps: $$(( $$(date +%s) - t0 )) s (CPU $$(cpu) s)"; \
 	passed=0; failed=0; failed_parts=""; \
 	for part in $(CHECK_PARTS); do \
-	  echo "=== make $$part"; s=$$(date +%s); \
+	  echo "=== make $$part"; s=$$(date +%s); c=$$(cpu); \
 	  missing=$$(scripts/install-deps --missing $$part); mrc=$$?; \
 	  if [ $$mrc = 2 ]; then result="FAILED: no package list for it in scripts/install-deps"; \
 	  elif [ $$mrc != 0 ]; then \
 	    result="FAILED: missing packages: $$missing (scripts/install-deps $$part, as root)"; \
 	  elif $(MAKE) --no-print-directory $$part; then result=passed; \
 	  else result=FAILED; fi; \
-	  echo "=== make $$part: $$result in $$(( $$(date +%s) - s )) s"; \
+	  echo "=== make $$part: $$result in $$(( $$(date +%s) - s )) s (CPU $$(( $$(cpu) - c )) s)"; \
 	  if [ "$$result" = passed ]; then passed=$$((passed + 1)); \
 	  else failed=$$((failed + 1)); failed_parts="$$failed_parts $$part"; fi; \
 	done; \
-	echo "=== make check: $$(( $$(date +%s) - t0 )) s in all$${failed_parts:+; failed:$$failed_parts}"; \
+	echo "=== make check: $$(( $$(date +%s) - t0 )) s in all (CPU $$(cpu) s)$${failed_parts:+; failed:$$failed_parts}"; \
 	echo "check: $$passed passed, $$failed failed"; \
 	[ $$failed = 0 ]
 
