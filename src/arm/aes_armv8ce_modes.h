@@ -149,18 +149,23 @@ KINLINE v128 enc_chain(v128 t, v128 first, const v128 *K, const unsigned nr) {
 ECB_TAIL(ecb_enc_tail, a64_aes_enc_keys, enc_rounds)
 ECB_TAIL(ecb_dec_tail, a64_aes_dec_keys, dec_rounds)
 
-KT void KNAME(ecb_enc)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {
-    if (n >= 8)
-        hwc_a64_ecb8_enc(ENC_KEYS(ks), out, in, n / 8);
-    if (n % 8)
-        KDISPATCH(ecb_enc_tail, ks, ks, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
-}
-KT void KNAME(ecb_dec)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {
-    if (n >= 8)
-        hwc_a64_ecb8_dec(DEC_KEYS(ks), out, in, n / 8);
-    if (n % 8)
-        KDISPATCH(ecb_dec_tail, ks, ks, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8);
-}
+/* Short inputs (GCM's E(J0), CMAC's subkeys, key wrap) stay in the tail loop,
+ * without the frame of a call to the bulk kernel. */
+#define ECB_FUNC(NAME, BULK8, KEYS, TAIL)                                                         \
+    static __attribute__((noinline)) KT void NAME##_bulk(const hwc_ks *ks, uint8_t *out, const uint8_t *in, \
+                                                         size_t n) {                               \
+        BULK8(KEYS(ks), out, in, n / 8);                                                           \
+        if (n % 8)                                                                                 \
+            KDISPATCH(TAIL, ks, ks, out + 16 * (n & ~(size_t)7), in + 16 * (n & ~(size_t)7), n % 8); \
+    }                                                                                              \
+    KT void NAME(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {                    \
+        if (n >= 8)                                                                                \
+            NAME##_bulk(ks, out, in, n);                                                           \
+        else if (n)                                                                                \
+            KDISPATCH(TAIL, ks, ks, out, in, n);                                                   \
+    }
+ECB_FUNC(hwc_a64_ce_ecb_enc, hwc_a64_ecb8_enc, ENC_KEYS, ecb_enc_tail)
+ECB_FUNC(hwc_a64_ce_ecb_dec, hwc_a64_ecb8_dec, DEC_KEYS, ecb_dec_tail)
 
 /* ------------------------------------------------- CBC encrypt, CBC-MAC */
 
@@ -340,8 +345,11 @@ KINLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const u
 }
 /* Groups of eight go to the bulk kernel while the counter's last byte does
  * not carry inside them; the group where it does (one in 32) runs above on
- * native lanes, which also carry into the rest of the low word. */
-static KT void KNAME(ctr32)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n) {
+ * native lanes, which also carry into the rest of the low word. Short
+ * inputs (GCM's one-shot messages) take the loop above directly, without
+ * the bulk path's frame. */
+static __attribute__((noinline)) KT void KNAME(ctr32_bulk)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
+                                                        const uint8_t *in, size_t n) {
     while (n >= 8) {
         size_t g = ctr_groups(ctr, 8, n / 8);
         if (g) {
@@ -356,6 +364,12 @@ static KT void KNAME(ctr32)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, con
         out += 128 * g;
     }
     if (n)
+        KDISPATCH(ctr32_body, ks, ks, ctr, out, in, n);
+}
+static KT void KNAME(ctr32)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n) {
+    if (n >= 8)
+        KNAME(ctr32_bulk)(ks, ctr, out, in, n);
+    else if (n)
         KDISPATCH(ctr32_body, ks, ks, ctr, out, in, n);
 }
 

@@ -124,6 +124,11 @@ void hwc_a64_ccm4_dec(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 void hwc_a64_ccm4_enc_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 void hwc_a64_ccm4_dec_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 
+/* GHASH / POLYVAL of groups of eight blocks (ghash_pmull_bulk.S), the
+ * "pmull" key layout below. */
+void hwc_a64_ghash8(const struct hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t groups);
+void hwc_a64_polyval8(const struct hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t groups);
+
 /* ------------------------------------------------------- GHASH with PMULL */
 
 /* Powers H^1..H^8 (dot powers, see above), each in swapped then normal

@@ -1,9 +1,10 @@
 /*
  * GHASH and native POLYVAL with PMULL (back end "pmull"): the algebra and key
- * layout are in arm_internal.h.  Eight blocks per reduction (H^8..H^1), a
- * shorter group for the last 1..7 blocks; plain EOR throughout, also on cores
- * with EOR3: alone, GHASH is bound by the vector pipes, and EOR3 issues on
- * one of them where EOR issues on all (docs/PERFORMANCE.md).
+ * layout are in arm_internal.h.  Eight blocks per reduction (H^8..H^1, the
+ * loop in ghash_pmull_bulk.S), a shorter group for the last 1..7 blocks;
+ * plain EOR throughout, also on cores with EOR3: alone, GHASH is bound by
+ * the vector pipes, and EOR3 issues on one of them where EOR issues on all
+ * (docs/PERFORMANCE.md).
  *
  * Constant time: PMULL has no data-dependent timing; branches depend on the
  * block count only.
@@ -51,46 +52,21 @@ static PMULL_TARGET void pmull_polyval_init(hwc_ghash_key *key, const uint8_t h[
     store_powers(key, vld1q_u8(h));
 }
 
-/* The state and data in swapped form (GHASH) or normal form (POLYVAL):
- * FORM_DATA is the key form that matches the data, REV reverses 64-bit
- * lanes' bytes (GHASH) or does nothing (POLYVAL). */
-#define HASH_LOOP(REV, K1, K2, REDUCE_OUT)                                                       \
+/* Eight blocks per reduction in ghash_pmull_bulk.S; the last 1..7 here,
+ * each multiplied by its power read where used (a short message loads only
+ * those). The state and data in swapped form (GHASH: REV64) or normal form
+ * (POLYVAL); K1 is the key form that matches the data's. */
+#define HASH_TAIL(REV, K1, K2, REDUCE_OUT)                                                       \
     do {                                                                                         \
-        while (nblocks >= 8) {                                                                   \
-            v128 x[8];                                                                           \
-            A64_LOAD8(x, in);                                                                    \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned i = 0; i < 8; i++)                                                     \
-                x[i] = REV(x[i]);                                                                \
-            x[0] = veorq_u8(x[0], s);                                                            \
-            a64_gh_acc acc;                                                                      \
-            A64_GH_FIRST(acc, x[0], pw[7][K1], pw[7][K2]);                                       \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned i = 1; i < 8; i++)                                                     \
-                A64_GH_MORE(acc, x[i], pw[7 - i][K1], pw[7 - i][K2]);                            \
-            REDUCE_OUT(s, acc);                                                                  \
-            in += 128;                                                                           \
-            nblocks -= 8;                                                                        \
-        }                                                                                        \
-        if (nblocks) {                                                                           \
-            const unsigned n = (unsigned)nblocks;                                                \
-            v128 x = veorq_u8(REV(vld1q_u8(in)), s);                                             \
-            a64_gh_acc acc;                                                                      \
-            A64_GH_FIRST(acc, x, vld1q_u8(a64_ghash_pow(key, n, K1)), vld1q_u8(a64_ghash_pow(key, n, K2))); \
-            for (unsigned i = 1; i < n; i++)                                                     \
-                A64_GH_MORE(acc, REV(vld1q_u8(in + 16 * i)), vld1q_u8(a64_ghash_pow(key, n - i, K1)),  \
-                            vld1q_u8(a64_ghash_pow(key, n - i, K2)));                            \
-            REDUCE_OUT(s, acc);                                                                  \
-        }                                                                                        \
+        const unsigned n = (unsigned)nblocks;                                                    \
+        v128 x = veorq_u8(REV(vld1q_u8(in)), s);                                                 \
+        a64_gh_acc acc;                                                                          \
+        A64_GH_FIRST(acc, x, vld1q_u8(a64_ghash_pow(key, n, K1)), vld1q_u8(a64_ghash_pow(key, n, K2))); \
+        for (unsigned i = 1; i < n; i++)                                                         \
+            A64_GH_MORE(acc, REV(vld1q_u8(in + 16 * i)), vld1q_u8(a64_ghash_pow(key, n - i, K1)),  \
+                        vld1q_u8(a64_ghash_pow(key, n - i, K2)));                                \
+        REDUCE_OUT(s, acc);                                                                      \
     } while (0)
-
-#define LOAD_POWERS(pw, key)                                       \
-    v128 pw[8][2];                                                 \
-    HWC_A64_UNROLL                                                 \
-    for (unsigned k = 0; k < 8; k++) {                             \
-        pw[k][0] = vld1q_u8(a64_ghash_pow(key, k + 1, 0));         \
-        pw[k][1] = vld1q_u8(a64_ghash_pow(key, k + 1, 1));         \
-    }
 
 #define GHASH_OUT(s, acc)                           \
     do {                                            \
@@ -102,21 +78,28 @@ static PMULL_TARGET void pmull_polyval_init(hwc_ghash_key *key, const uint8_t h[
 #define REV64(v) vrev64q_u8(v)
 #define NOREV(v) (v)
 
-static PMULL_TARGET void pmull_ghash_update(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
-                                            size_t nblocks) {
-    LOAD_POWERS(pw, key);
-    v128 s = vrev64q_u8(vld1q_u8(state));
-    HASH_LOOP(REV64, 0, 1, GHASH_OUT);
-    vst1q_u8(state, vrev64q_u8(s));
-}
-
-static PMULL_TARGET void pmull_polyval_update(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
-                                              size_t nblocks) {
-    LOAD_POWERS(pw, key);
-    v128 s = vld1q_u8(state);
-    HASH_LOOP(NOREV, 1, 0, POLYVAL_OUT);
-    vst1q_u8(state, s);
-}
+#define UPDATE(NAME, BULK8, IN_STATE, OUT_STATE, TAIL_ARGS)                                  \
+    static PMULL_TARGET void NAME##_tail(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, \
+                                         size_t nblocks) {                                        \
+        v128 s = IN_STATE(vld1q_u8(state));                                                      \
+        HASH_TAIL TAIL_ARGS;                                                                     \
+        vst1q_u8(state, OUT_STATE(s));                                                           \
+    }                                                                                            \
+    static __attribute__((noinline)) PMULL_TARGET void NAME##_bulk(const hwc_ghash_key *key, uint8_t state[16], \
+                                                                   const uint8_t *in, size_t nblocks) { \
+        BULK8(key, state, in, nblocks / 8);                                                      \
+        if (nblocks % 8)                                                                         \
+            NAME##_tail(key, state, in + 16 * (nblocks & ~(size_t)7), nblocks % 8);              \
+    }                                                                                            \
+    /* Short inputs (one-shot GCM, the lengths block) without the bulk call's frame. */          \
+    static PMULL_TARGET void NAME(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t nblocks) { \
+        if (nblocks >= 8)                                                                        \
+            NAME##_bulk(key, state, in, nblocks);                                                \
+        else if (nblocks)                                                                        \
+            NAME##_tail(key, state, in, nblocks);                                                \
+    }
+UPDATE(pmull_ghash_update, hwc_a64_ghash8, REV64, REV64, (REV64, 0, 1, GHASH_OUT))
+UPDATE(pmull_polyval_update, hwc_a64_polyval8, NOREV, NOREV, (NOREV, 1, 0, POLYVAL_OUT))
 
 static const hwc_ghash_impl ghash_pmull = {
     .name = "pmull",
