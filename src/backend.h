@@ -112,6 +112,18 @@ typedef struct hwc_block_impl {
                     size_t nblocks);
     void (*ccm_dec)(const hwc_ks *ks, uint8_t ctr[16], uint8_t mac[16], uint8_t *out, const uint8_t *in,
                     size_t nblocks);
+    /* Optional CTR incrementing only the first 4 bytes, little-endian, mod
+     * 2^32 (GCM-SIV). */
+    void (*ctr32le)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* Optional key wrap (SP 800-38F): the wrapping function W and its
+     * inverse over a (the 8-byte integrity register) and r (n >= 2
+     * semiblocks, any alignment), both updated in place; the 6n block
+     * operations use the decryption function when `decrypt` is set (W of
+     * the inverse-cipher variants, W^-1 of the forward ones), else the
+     * encryption function. The whole walk is serial: one call keeps the
+     * round keys in registers for all of it. */
+    void (*kw_w)(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
+    void (*kw_winv)(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
 } hwc_block_impl;
 
 /* GHASH key: the back end's precomputed powers of H. */
@@ -162,6 +174,9 @@ void hwc_generic_xts_dec(const hwc_block_impl *im, const hwc_ks *ks, uint8_t twe
 void hwc_generic_cbc_mac(const hwc_block_impl *im, const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks);
 void hwc_generic_ocb_enc(const hwc_block_impl *im, const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                          uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_generic_ctr32le(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_generic_kw_w(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
+void hwc_generic_kw_winv(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
 void hwc_generic_ocb_dec(const hwc_block_impl *im, const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
                          uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
@@ -181,6 +196,7 @@ HWC_KERNEL_CHAIN(cfb_dec)
 HWC_KERNEL_CHAIN(ofb)
 HWC_KERNEL_CHAIN(ctr128)
 HWC_KERNEL_CHAIN(ctr32)
+HWC_KERNEL_CHAIN(ctr32le)
 HWC_KERNEL_CHAIN(xts_enc)
 HWC_KERNEL_CHAIN(xts_dec)
 #undef HWC_KERNEL_CHAIN
@@ -210,6 +226,20 @@ static inline void k_ocb_dec(const hwc_block_impl *im, const hwc_ks *ks, const u
         im->ocb_dec(ks, L, first_index, offset, checksum, out, in, nblocks);
     else
         hwc_generic_ocb_dec(im, ks, L, first_index, offset, checksum, out, in, nblocks);
+}
+
+static inline void k_kw_w(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n) {
+    if (im->kw_w)
+        im->kw_w(ks, decrypt, a, r, n);
+    else
+        hwc_generic_kw_w(im, ks, decrypt, a, r, n);
+}
+static inline void k_kw_winv(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r,
+                             size_t n) {
+    if (im->kw_winv)
+        im->kw_winv(ks, decrypt, a, r, n);
+    else
+        hwc_generic_kw_winv(im, ks, decrypt, a, r, n);
 }
 
 /* ---------------------------------------------------------------- utils */

@@ -11,6 +11,9 @@
  * misaligned and in-place buffers, counters before the 2^32, 2^64 and 2^128
  * wraps, and must return the same output and the same chaining state (IV,
  * counter, tweak, MAC, offset, checksum, GHASH state) as the reference.
+ * GCM-SIV's CTR (ctr32le) starts before its little-endian 2^32 wrap too,
+ * and the key-wrap kernels (kw_w, kw_winv) are compared with the generic
+ * ones for both block directions.
  * Every GHASH back end (and POLYVAL on it) is compared with ct the same way.
  * HWC_TEST_IMPL restricts the back ends (a block or a GHASH one),
  * HWC_TEST_STRIDE thins the counts. */
@@ -175,6 +178,26 @@ static void check_counters(const kern *k, bufs *b, size_t n, int lay) {
             report(k, width ? "ctr128" : "ctr32", n, lay, which ? "counter wraps" : "random counter",
                    memcmp(b->out, b->want, 16 * n) == 0, memcmp(ctr, want_ctr, 16) == 0);
         }
+        if (im->ctr32le) { /* GCM-SIV: bytes 0..3 little-endian, wrapping mod 2^32 */
+            memcpy(want_ctr, ctr0, 16);
+            if (which != 0) {
+                memset(want_ctr, 0xff, 4);
+                want_ctr[0] = (uint8_t)(0xff - n / 2);
+            }
+            uint8_t le0[16];
+            memcpy(le0, want_ctr, 16);
+            for (size_t i = 0; i < n; i++) {
+                enc1(k, t, want_ctr);
+                xor16(b->want + 16 * i, b->src + 16 * i, t);
+                for (int j = 0; j < 4 && ++want_ctr[j] == 0; j++) {
+                }
+            }
+            place(b, lay, n);
+            memcpy(ctr, le0, 16);
+            im->ctr32le(&k->ks, ctr, b->out, b->in, n);
+            report(k, "ctr32le", n, lay, which ? "counter wraps" : "random counter",
+                   memcmp(b->out, b->want, 16 * n) == 0, memcmp(ctr, want_ctr, 16) == 0);
+        }
         for (int dec = 0; dec < 2; dec++) {
             void (*fn)(const hwc_ks *, uint8_t *, uint8_t *, uint8_t *, const uint8_t *, size_t) =
                 dec ? im->ccm_dec : im->ccm_enc;
@@ -263,6 +286,34 @@ static void check_tweaked(const kern *k, bufs *b, size_t n, int lay) {
 }
 
 /* Fused GCM: the processed prefix against CTR32 by ECB and GHASH by ct. */
+/* Key wrap W and W^-1 over n + 2 semiblocks, both block directions, against
+ * the generic kernels (one ECB call per step). Semiblocks at the in+1 and
+ * aligned placements; the walk is in place by contract. */
+static void check_kw(const kern *k, bufs *b, size_t n, int lay) {
+    const hwc_block_impl *im = k->im;
+    if ((!im->kw_w && !im->kw_winv) || n > 64 || (lay != LAY_ALIGNED && lay != LAY_IN_ODD))
+        return;
+    const size_t semi = n + 2;
+    uint8_t a0[8], a[8], want_a[8];
+    test_rand_bytes(a0, 8);
+    test_rand_bytes(b->src, 8 * semi);
+    for (int inv = 0; inv < 2; inv++) {
+        for (int decrypt = 0; decrypt < 2; decrypt++) {
+            void (*fn)(const hwc_ks *, int, uint8_t *, uint8_t *, size_t) = inv ? im->kw_winv : im->kw_w;
+            if (!fn)
+                continue;
+            memcpy(b->want, b->src, 8 * semi);
+            memcpy(want_a, a0, 8);
+            (inv ? hwc_generic_kw_winv : hwc_generic_kw_w)(im, &k->ks, decrypt, want_a, b->want, semi);
+            place(b, lay, (8 * semi + 15) / 16);
+            memcpy(a, a0, 8);
+            fn(&k->ks, decrypt, a, b->in, semi);
+            report(k, inv ? "kw_winv" : "kw_w", semi, lay, decrypt ? "decryption function" : "encryption function",
+                   memcmp(b->in, b->want, 8 * semi) == 0, memcmp(a, want_a, 8) == 0);
+        }
+    }
+}
+
 static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
     const hwc_block_impl *im = k->im;
     const hwc_ghash_impl *g = hwc_ghash_for(im), *ref = hwc_ghash_ct_get();
@@ -355,6 +406,7 @@ static void run_key(const hwc_block_impl *im, const char *name, size_t key_len) 
             check_counters(&k, b, n, lay);
             check_tweaked(&k, b, n, lay);
             check_gcm(&k, b, n, lay);
+            check_kw(&k, b, n, lay);
         }
     }
     hwc_wipe(&k.ks, sizeof k.ks);

@@ -81,6 +81,9 @@ static const hwc_block_impl aes_armv8ce = {
     .gcm_dec = hwc_a64_ce_gcm_dec,
     .ccm_enc = hwc_a64_ce_ccm_enc,
     .ccm_dec = hwc_a64_ce_ccm_dec,
+    .ctr32le = hwc_a64_ce_ctr32le,
+    .kw_w = hwc_a64_ce_kw_w,
+    .kw_winv = hwc_a64_ce_kw_winv,
 };
 
 const hwc_block_impl *hwc_aes_armv8ce_get(void) { return &aes_armv8ce; }

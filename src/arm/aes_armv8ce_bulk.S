@@ -141,16 +141,33 @@
 
 /* ------------------------------------------------------------------ CTR */
 
-/* x5: the first block's counter block, big-endian. Each block is the last
- * one plus one in its last byte (ADD on bytes): the caller guarantees that
- * byte does not carry in these 8 * x4 blocks. */
-.macro  ctr_body nr, e3
+/* x5: the first block's counter block. Big-endian (ctr8): each block is the
+ * last one plus one in its last byte (ADD on bytes): the caller guarantees
+ * that byte does not carry in these 8 * x4 blocks. Little-endian in the
+ * first word (ctr8le, GCM-SIV): plus one on the first 32-bit lane, which
+ * wraps mod 2^32 as GCM-SIV's counter does, so any count works. */
+.macro  ctr_body nr, e3, le
         load_keys \nr
         ld1     {v16.16b}, [x5]
         movi    v8.2d, #0
+        .if \le
+        movi    v9.4s, #1
+        ins     v8.s[0], v9.s[0]                /* 1 in the first lane */
+        .else
         movi    v9.16b, #1
         ext     v8.16b, v8.16b, v9.16b, #1      /* 1 in byte 15 */
+        .endif
 1:      mov     v0.16b, v16.16b
+        .if \le
+        add     v1.4s, v0.4s, v8.4s
+        add     v2.4s, v1.4s, v8.4s
+        add     v3.4s, v2.4s, v8.4s
+        add     v4.4s, v3.4s, v8.4s
+        add     v5.4s, v4.4s, v8.4s
+        add     v6.4s, v5.4s, v8.4s
+        add     v7.4s, v6.4s, v8.4s
+        add     v16.4s, v7.4s, v8.4s
+        .else
         add     v1.16b, v0.16b, v8.16b
         add     v2.16b, v1.16b, v8.16b
         add     v3.16b, v2.16b, v8.16b
@@ -159,6 +176,7 @@
         add     v6.16b, v5.16b, v8.16b
         add     v7.16b, v6.16b, v8.16b
         add     v16.16b, v7.16b, v8.16b
+        .endif
         enc     \nr, 0, 1, 2, 3, 4, 5, 6, 7
         ld1     {v9.16b-v12.16b}, [x3], #64
         xor3    \e3, 0, 0, 31, 9
@@ -175,7 +193,7 @@
         subs    x4, x4, #1
         b.ne    1b
 .endm
-.macro  ctr_func name, e3
+.macro  ctr_func name, e3, le
         .globl  \name
         .hidden \name
         .type   \name, %function
@@ -185,17 +203,19 @@
         cmp     w1, #12
         b.eq    2f
         b.hi    3f
-        ctr_body 10, \e3
+        ctr_body 10, \e3, \le
         b       9f
-2:      ctr_body 12, \e3
+2:      ctr_body 12, \e3, \le
         b       9f
-3:      ctr_body 14, \e3
+3:      ctr_body 14, \e3, \le
 9:      restore_d8_15
         ret
         .size   \name, . - \name
 .endm
-        ctr_func hwc_a64_ctr8, 0
-        ctr_func hwc_a64_ctr8_3, 1
+        ctr_func hwc_a64_ctr8, 0, 0
+        ctr_func hwc_a64_ctr8_3, 1, 0
+        ctr_func hwc_a64_ctr8le, 0, 1
+        ctr_func hwc_a64_ctr8le_3, 1, 1
 
 /* ---------------------------------------------- CBC and CFB decryption */
 

@@ -42,6 +42,9 @@ static const hwc_block_impl aes_armv8ce_eor3 = {
     .gcm_dec = ce3_gcm_dec,
     .ccm_enc = ce3_ccm_enc,
     .ccm_dec = ce3_ccm_dec,
+    .ctr32le = ce3_ctr32le,
+    .kw_w = hwc_a64_ce_kw_w,
+    .kw_winv = hwc_a64_ce_kw_winv,
 };
 
 const hwc_block_impl *hwc_aes_armv8ce_eor3_get(void) { return &aes_armv8ce_eor3; }

@@ -622,3 +622,80 @@ CCM_BODY(ccm_dec_body, 0)
     }
 CCM_FUNC(KNAME(ccm_enc), ccm_enc_body, BULK(ccm4_enc))
 CCM_FUNC(KNAME(ccm_dec), ccm_dec_body, BULK(ccm4_dec))
+
+/* ------------------------------------------------------- GCM-SIV's CTR */
+
+/* The counter is the first 4 bytes, little-endian: the first native lane,
+ * one vector ADD a block, wrapping mod 2^32 as GCM-SIV's does. */
+KINLINE void ctr32le_tail(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n,
+                          const unsigned nr) {
+    LOAD_KEYS(K, a64_aes_enc_keys(ks), nr);
+    uint32x4_t N = vreinterpretq_u32_u8(vld1q_u8(ctr));
+    const uint32x4_t one = vsetq_lane_u32(1, vdupq_n_u32(0), 0);
+    for (; n; n--, in += 16, out += 16) {
+        v128 b[1] = {vreinterpretq_u8_u32(N)};
+        N = a64_ctr_inc(N, one);
+        enc_rounds(b, 1, K, nr);
+        vst1q_u8(out, XOR3(b[0], K[nr], vld1q_u8(in)));
+    }
+    vst1q_u8(ctr, vreinterpretq_u8_u32(N));
+}
+static KT void KNAME(ctr32le)(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n) {
+    if (n >= 8) {
+        BULK(ctr8le)(ENC_KEYS(ks), out, in, n / 8, ctr);
+        hwc_store_le32(ctr, hwc_load_le32(ctr) + (uint32_t)(n & ~(size_t)7));
+        in += 16 * (n & ~(size_t)7);
+        out += 16 * (n & ~(size_t)7);
+        n %= 8;
+    }
+    if (n)
+        KDISPATCH(ctr32le_tail, ks, ks, ctr, out, in, n);
+}
+
+/* ------------------------------------------------------------- key wrap */
+
+#if !KEOR3
+/* W and W^-1 of SP 800-38F with the round keys in registers for the whole
+ * walk: a step is the register A in the first half and R_i loaded into the
+ * second, the rounds, A = first half ^ t (t big-endian: a byte-reversed
+ * counter in a general register), R_i stored from the second half. */
+#define KW_BODY(NAME, KEYS, ROUNDS, INVERSE)                                                    \
+    KINLINE void NAME(const hwc_ks *ks, uint8_t a[8], uint8_t *r, size_t n, const unsigned nr) {  \
+        LOAD_KEYS(K, KEYS(ks), nr);                                                              \
+        uint64_t A;                                                                              \
+        memcpy(&A, a, 8);                                                                        \
+        uint64_t t = INVERSE ? 6 * (uint64_t)n : 1;                                              \
+        for (int j = 0; j < 6; j++) {                                                            \
+            for (size_t k = 0; k < n; k++) {                                                     \
+                uint8_t *ri = r + 8 * (INVERSE ? n - 1 - k : k);                                 \
+                if (INVERSE)                                                                     \
+                    A ^= __builtin_bswap64(t--);                                                 \
+                v128 b[1] = {vcombine_u8(vcreate_u8(A), vld1_u8(ri))};                           \
+                ROUNDS(b, 1, K, nr);                                                             \
+                b[0] = veorq_u8(b[0], K[nr]);                                                    \
+                A = vgetq_lane_u64(vreinterpretq_u64_u8(b[0]), 0);                               \
+                if (!INVERSE)                                                                    \
+                    A ^= __builtin_bswap64(t++);                                                 \
+                vst1_u8(ri, vget_high_u8(b[0]));                                                 \
+            }                                                                                    \
+        }                                                                                        \
+        memcpy(a, &A, 8);                                                                        \
+    }
+KW_BODY(kw_w_enc_body, a64_aes_enc_keys, enc_rounds, 0)
+KW_BODY(kw_w_dec_body, a64_aes_dec_keys, dec_rounds, 0)
+KW_BODY(kw_winv_enc_body, a64_aes_enc_keys, enc_rounds, 1)
+KW_BODY(kw_winv_dec_body, a64_aes_dec_keys, dec_rounds, 1)
+
+KT void KNAME(kw_w)(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n) {
+    if (decrypt)
+        KDISPATCH(kw_w_dec_body, ks, ks, a, r, n);
+    else
+        KDISPATCH(kw_w_enc_body, ks, ks, a, r, n);
+}
+KT void KNAME(kw_winv)(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n) {
+    if (decrypt)
+        KDISPATCH(kw_winv_dec_body, ks, ks, a, r, n);
+    else
+        KDISPATCH(kw_winv_enc_body, ks, ks, a, r, n);
+}
+#endif

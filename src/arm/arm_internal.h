@@ -89,6 +89,8 @@ void hwc_a64_ce_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_
 void hwc_a64_ce_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks);
 void hwc_a64_ce_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void hwc_a64_ce_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks);
+void hwc_a64_ce_kw_w(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
+void hwc_a64_ce_kw_winv(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
 
 /* The eight-block loops in assembly (aes_armv8ce_bulk.S): rk the
  * schedule's encryption or decryption keys, nr the rounds, groups >= 1
@@ -101,6 +103,9 @@ void hwc_a64_ecb8_enc(A64_BULK_ARGS);
 void hwc_a64_ecb8_dec(A64_BULK_ARGS);
 void hwc_a64_ctr8(A64_BULK_ARGS, const uint8_t ctr[16]);
 void hwc_a64_ctr8_3(A64_BULK_ARGS, const uint8_t ctr[16]);
+/* GCM-SIV's counter: little-endian in the first word, any count */
+void hwc_a64_ctr8le(A64_BULK_ARGS, const uint8_t ctr[16]);
+void hwc_a64_ctr8le_3(A64_BULK_ARGS, const uint8_t ctr[16]);
 void hwc_a64_cbc8_dec(A64_BULK_ARGS, uint8_t iv[16]);
 void hwc_a64_cbc8_dec_3(A64_BULK_ARGS, uint8_t iv[16]);
 void hwc_a64_cfb8_dec(A64_BULK_ARGS, uint8_t iv[16]);

@@ -125,7 +125,9 @@ void hwc_generic_ofb(const hwc_block_impl *im, const hwc_ks *ks, uint8_t iv[16],
 
 /* ------------------------------------------------------------------ CTR */
 
-/* Shared CTR body; `wide` selects the 128-bit or the 32-bit increment. */
+/* Shared CTR body; `wide` selects the 128-bit increment, else the 32-bit one
+ * of the last 4 bytes big-endian (wide = 0) or of the first 4 little-endian
+ * (wide = -1, GCM-SIV). */
 static void generic_ctr(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
                         const uint8_t *in, size_t nblocks, int wide) {
     alignas(16) uint8_t keystream[BATCH_BYTES];
@@ -136,10 +138,12 @@ static void generic_ctr(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[
 
         for (size_t j = 0; j < n; j++) {
             memcpy(keystream + j * HWC_BLOCK, ctr, HWC_BLOCK);
-            if (wide)
+            if (wide > 0)
                 hwc_ctr128_inc(ctr);
-            else
+            else if (wide == 0)
                 hwc_ctr32_inc(ctr);
+            else
+                hwc_store_le32(ctr, hwc_load_le32(ctr) + 1);
             /* The counter must not become the loop variable (a branch on
              * it): make the compiler reload it from memory. */
 #if defined(__GNUC__)
@@ -166,6 +170,56 @@ void hwc_generic_ctr128(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[
 void hwc_generic_ctr32(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
                        const uint8_t *in, size_t nblocks) {
     generic_ctr(im, ks, ctr, out, in, nblocks, 0);
+}
+
+void hwc_generic_ctr32le(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks) {
+    generic_ctr(im, ks, ctr, out, in, nblocks, -1);
+}
+
+/* ------------------------------------------------------------- key wrap */
+
+/* A ^= t, with t as a 64-bit big-endian integer. */
+static void kw_xor_counter(uint8_t a[8], uint64_t t) {
+    hwc_store_be64(a, hwc_load_be64(a) ^ t);
+}
+
+/* W: one block operation per step, a || r_i in, MSB ^ t and LSB out. */
+void hwc_generic_kw_w(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r,
+                      size_t n) {
+    alignas(16) uint8_t b[16];
+    uint64_t t = 1;
+
+    memcpy(b, a, 8);
+    for (int j = 0; j < 6; j++) {
+        for (size_t i = 0; i < n; i++, t++) {
+            memcpy(b + 8, r + 8 * i, 8);
+            (decrypt ? im->ecb_dec : im->ecb_enc)(ks, b, b, 1);
+            kw_xor_counter(b, t);
+            memcpy(r + 8 * i, b + 8, 8);
+        }
+    }
+    memcpy(a, b, 8);
+    hwc_wipe(b, sizeof b);
+}
+
+/* W^-1: the steps of W in reverse. */
+void hwc_generic_kw_winv(const hwc_block_impl *im, const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r,
+                         size_t n) {
+    alignas(16) uint8_t b[16];
+    uint64_t t = 6 * (uint64_t)n;
+
+    memcpy(b, a, 8);
+    for (int j = 0; j < 6; j++) {
+        for (size_t i = n; i-- > 0; t--) {
+            kw_xor_counter(b, t);
+            memcpy(b + 8, r + 8 * i, 8);
+            (decrypt ? im->ecb_dec : im->ecb_enc)(ks, b, b, 1);
+            memcpy(r + 8 * i, b + 8, 8);
+        }
+    }
+    memcpy(a, b, 8);
+    hwc_wipe(b, sizeof b);
 }
 
 /* ------------------------------------------------------------------ XTS */

@@ -13,8 +13,6 @@
 /* RFC 8452 §6: plaintext and AAD are at most 2^36 bytes each. */
 #define GCM_SIV_MAX_LEN ((uint64_t)1 << 36)
 #define GCM_SIV_NONCE_LEN 12
-/* Counter blocks encrypted per block-cipher call. */
-#define GCM_SIV_CTR_BATCH 8
 
 typedef struct gcm_siv_state {
     hwc_ghash_key polyval_key;       /* per nonce: message-authentication key */
@@ -27,20 +25,6 @@ typedef struct gcm_siv_state {
     size_t key_len;                  /* key-generating key: 16 or 32 */
 } gcm_siv_state;
 HWC_MODE_STATE_FITS(gcm_siv_state);
-
-/* out = a ^ b over n bytes, a word at a time (out may equal a). */
-static void gcm_siv_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        x ^= y;
-        memcpy(out + i, &x, 8);
-    }
-    for (; i < n; i++)
-        out[i] = (uint8_t)(a[i] ^ b[i]);
-}
 
 /* POLYVAL over data zero-padded to whole blocks. */
 static void gcm_siv_absorb_padded(gcm_siv_state *st, const hwc_ghash_impl *g, const uint8_t *data, size_t len) {
@@ -72,31 +56,25 @@ static void gcm_siv_compute_tag(gcm_siv_state *st, const hwc_ctx *ctx, uint64_t 
 }
 
 /* CTR from the tag with its top bit set; the counter is the first 4 bytes,
- * little-endian, wrapping mod 2^32 without carry into the rest. */
+ * little-endian, wrapping mod 2^32 without carry into the rest (k_ctr32le);
+ * a last partial block through a zero block. */
 static void gcm_siv_ctr(const hwc_ctx *ctx, const uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len) {
-    alignas(16) uint8_t counters[GCM_SIV_CTR_BATCH * 16];
-    alignas(16) uint8_t stream[GCM_SIV_CTR_BATCH * 16];
-    uint32_t counter = hwc_load_le32(tag);
+    alignas(16) uint8_t ctr[16];
+    alignas(16) uint8_t last[16];
+    const size_t whole = len / 16, rest = len % 16;
 
-    for (size_t b = 0; b < GCM_SIV_CTR_BATCH; b++) {
-        memcpy(counters + 16 * b, tag, 16);
-        counters[16 * b + 15] |= 0x80;
+    memcpy(ctr, tag, 16);
+    ctr[15] |= 0x80;
+    if (whole)
+        k_ctr32le(ctx->impl, &ctx->ks[1], ctr, out, in, whole);
+    if (rest) {
+        memset(last, 0, sizeof last);
+        memcpy(last, in + 16 * whole, rest);
+        k_ctr32le(ctx->impl, &ctx->ks[1], ctr, last, last, 1);
+        memcpy(out + 16 * whole, last, rest);
     }
-    while (len > 0) {
-        size_t nblocks = (len + 15) / 16, n;
-        if (nblocks > GCM_SIV_CTR_BATCH)
-            nblocks = GCM_SIV_CTR_BATCH;
-        for (size_t b = 0; b < nblocks; b++)
-            hwc_store_le32(counters + 16 * b, counter++);
-        k_ecb_enc(ctx->impl, &ctx->ks[1], stream, counters, nblocks);
-        n = len < nblocks * 16 ? len : nblocks * 16;
-        gcm_siv_xor(out, in, stream, n);
-        out += n;
-        in += n;
-        len -= n;
-    }
-    hwc_wipe(counters, sizeof counters);
-    hwc_wipe(stream, sizeof stream);
+    hwc_wipe(ctr, sizeof ctr);
+    hwc_wipe(last, sizeof last);
 }
 
 static int gcm_siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {

@@ -3,8 +3,9 @@
  *
  * Both run the wrapping function W of SP 800-38F over 64-bit semiblocks:
  * six passes, each block-cipher call taking the integrity register A and one
- * semiblock. The walk is inherently serial, so the kernels are called one
- * block at a time.
+ * semiblock. The walk is inherently serial: it runs below the mode, in the
+ * back end's kw_w/kw_winv kernels (or the generic ones, one ECB call per
+ * step).
  *
  * Ciphers flagged HWC_CIPHER_INVERSE use the "inverse cipher" option of
  * SP 800-38F: wrapping runs the block decryption function and unwrapping the
@@ -22,7 +23,8 @@ static const uint8_t kw_default_iv[8] = {0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA
 /* First half of the KWP alternative IV; the second is the length. */
 static const uint8_t kwp_iv_prefix[4] = {0xA6, 0x59, 0x59, 0xA6};
 
-/* The block function of the wrap direction (forward unless inverse). */
+/* The block function of the wrap direction (forward unless inverse), for
+ * KWP's single semiblock. */
 static void kw_wrap_block(const hwc_ctx *ctx, uint8_t block[16]) {
     if (ctx->cipher->flags & HWC_CIPHER_INVERSE)
         k_ecb_dec(ctx->impl, &ctx->ks[0], block, block, 1);
@@ -38,49 +40,14 @@ static void kw_unwrap_block(const hwc_ctx *ctx, uint8_t block[16]) {
         k_ecb_dec(ctx->impl, &ctx->ks[0], block, block, 1);
 }
 
-/* A ^= t, with t as a 64-bit big-endian integer. */
-static void kw_xor_counter(uint8_t a[8], uint64_t t) {
-    for (int i = 7; i >= 0; i--) {
-        a[i] ^= (uint8_t)t;
-        t >>= 8;
-    }
-}
-
-/* W: a is the 8-byte integrity register, r holds n >= 2 semiblocks (any
- * alignment), both updated in place. */
+/* W and W^-1 (SP 800-38F 6.1) run below the mode: a kernel of the back end
+ * (the whole serial walk in one call) or the generic one. The inverse-cipher
+ * variants wrap with the decryption function and unwrap with encryption. */
 static void kw_wrap_semiblocks(const hwc_ctx *ctx, uint8_t a[8], uint8_t *r, size_t n) {
-    alignas(16) uint8_t b[16];
-    uint64_t t = 1;
-
-    memcpy(b, a, 8);
-    for (int j = 0; j < 6; j++) {
-        for (size_t i = 0; i < n; i++, t++) {
-            memcpy(b + 8, r + 8 * i, 8);
-            kw_wrap_block(ctx, b);
-            kw_xor_counter(b, t);
-            memcpy(r + 8 * i, b + 8, 8);
-        }
-    }
-    memcpy(a, b, 8);
-    hwc_wipe(b, sizeof b);
+    k_kw_w(ctx->impl, &ctx->ks[0], (ctx->cipher->flags & HWC_CIPHER_INVERSE) != 0, a, r, n);
 }
-
-/* W^-1: the steps of W in reverse. */
 static void kw_unwrap_semiblocks(const hwc_ctx *ctx, uint8_t a[8], uint8_t *r, size_t n) {
-    alignas(16) uint8_t b[16];
-    uint64_t t = 6 * (uint64_t)n;
-
-    memcpy(b, a, 8);
-    for (int j = 0; j < 6; j++) {
-        for (size_t i = n; i-- > 0; t--) {
-            kw_xor_counter(b, t);
-            memcpy(b + 8, r + 8 * i, 8);
-            kw_unwrap_block(ctx, b);
-            memcpy(r + 8 * i, b + 8, 8);
-        }
-    }
-    memcpy(a, b, 8);
-    hwc_wipe(b, sizeof b);
+    k_kw_winv(ctx->impl, &ctx->ks[0], (ctx->cipher->flags & HWC_CIPHER_INVERSE) == 0, a, r, n);
 }
 
 /* 1 if x < y, else 0, without a branch (x, y < 2^63). */
