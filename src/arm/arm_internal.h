@@ -129,6 +129,21 @@ void hwc_a64_ccm4_dec(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 void hwc_a64_ccm4_enc_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 void hwc_a64_ccm4_dec_3(A64_BULK_ARGS, const uint8_t ctr[16], uint8_t mac[16]);
 
+/* The eight-block loops of "sm4e" (sm4_sm4e_bulk.S): rk its 32 round keys
+ * (encryption or decryption order), groups >= 1. The counter kernels take
+ * the counter block in only (the caller advances it; native lanes wrap mod
+ * 2^32); xts8 and cbc8_dec update tweak / iv; ocb8: state = offset then
+ * checksum, first_index 1 mod 8; encrypt selects OCB's checksum input and
+ * GCM's direction. */
+void hwc_a64_sm4e_ecb8(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups);
+void hwc_a64_sm4e_ctr8(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups, const uint8_t ctr[16]);
+void hwc_a64_sm4e_cbc8_dec(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups, uint8_t iv[16]);
+void hwc_a64_sm4e_xts8(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups, uint8_t tweak[16]);
+void hwc_a64_sm4e_ocb8(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups, const uint8_t (*L)[16],
+                       uint64_t first_index, uint8_t state[32], int encrypt);
+void hwc_a64_sm4e_gcm8(const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t groups, const uint8_t ctr[16],
+                       const struct hwc_ghash_key *hk, uint8_t state[16], int encrypt);
+
 /* GHASH / POLYVAL of groups of eight blocks (ghash_pmull_bulk.S), the
  * "pmull" key layout below. */
 void hwc_a64_ghash8(const struct hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t groups);

@@ -5,8 +5,9 @@
  * are big-endian), eight SM4E, and one TBL on the way out: the result is
  * (X35, X34, X33, X32) big-endian, the whole 16 bytes reversed.
  *
- * Parallel modes (ECB, CTR, CBC/CFB decryption, XTS, OCB, GCM) run eight
- * blocks per iteration; CTR, GCM and CCM start the rounds on native-word
+ * Parallel modes (ECB, CTR, CBC decryption, XTS, OCB, GCM) run eight blocks
+ * per iteration, in assembly (sm4_sm4e_bulk.S, for the reason of
+ * aes_armv8ce_bulk.S); CFB decryption in C; CTR, GCM and CCM start the rounds on native-word
  * counters (the REV32 of a big-endian counter block is its native lanes, so
  * the counter is one vector ADD).  Serial modes feed the next block from the
  * previous output: CBC/CFB/CBC-MAC as output ^ data then REV32; OFB with one
@@ -86,19 +87,17 @@ KINLINE void sm4_blocks(v128 *b, const unsigned n, const uint32x4_t *R, const v1
 
 /* ------------------------------------------------------------------ ECB */
 
+/* Groups of eight in sm4_sm4e_bulk.S, the rest here. */
 #define ECB_BODY(NAME, DIR)                                                              \
     static KT void NAME(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t n) {   \
+        if (n >= 8) {                                                                    \
+            hwc_a64_sm4e_ecb8(ks->w32 + offsetof(sm4e_schedule, DIR) / 4, out, in, n / 8); \
+            in += 16 * (n & ~(size_t)7), out += 16 * (n & ~(size_t)7), n %= 8;           \
+        }                                                                                \
+        if (!n)                                                                          \
+            return;                                                                      \
         LOAD_RK(R, ks, DIR);                                                             \
         const v128 rev = vld1q_u8(rev_all_idx);                                          \
-        for (; n >= 8; n -= 8, in += 128, out += 128) {                                  \
-            v128 b[8];                                                                   \
-            A64_LOAD8(b, in);                                                            \
-            HWC_A64_UNROLL                                                               \
-            for (unsigned j = 0; j < 8; j++)                                             \
-                b[j] = IN(b[j]);                                                         \
-            sm4_blocks(b, 8, R, rev);                                                    \
-            A64_STORE8(out, b);                                                          \
-        }                                                                                \
         for (; n; n--, in += 16, out += 16) {                                            \
             v128 b[1] = {IN(vld1q_u8(in))};                                              \
             sm4_blocks(b, 1, R, rev);                                                    \
@@ -196,25 +195,15 @@ static KT void sm4e_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const ui
 /* ---------------------------------------------- CBC and CFB decryption */
 
 static KT void sm4e_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
+    if (n >= 8) {
+        hwc_a64_sm4e_cbc8_dec(ks->w32 + offsetof(sm4e_schedule, dec) / 4, out, in, n / 8, iv);
+        in += 16 * (n & ~(size_t)7), out += 16 * (n & ~(size_t)7), n %= 8;
+    }
+    if (!n)
+        return;
     LOAD_RK(R, ks, dec);
     const v128 rev = vld1q_u8(rev_all_idx);
     v128 prev = vld1q_u8(iv);
-    for (; n >= 8; n -= 8, in += 128, out += 128) {
-        v128 b[8], c[8];
-        A64_LOAD8(b, in);
-        HWC_A64_UNROLL
-        for (unsigned j = 0; j < 8; j++)
-            b[j] = IN(b[j]);
-        sm4_blocks(b, 8, R, rev);
-        RELOAD_BARRIER();
-        A64_LOAD8(c, in);
-        b[0] = veorq_u8(b[0], prev);
-        HWC_A64_UNROLL
-        for (unsigned j = 1; j < 8; j++)
-            b[j] = veorq_u8(b[j], c[j - 1]);
-        prev = c[7];
-        A64_STORE8(out, b);
-    }
     for (; n; n--, in += 16, out += 16) {
         v128 c = vld1q_u8(in), b[1] = {IN(c)};
         sm4_blocks(b, 1, R, rev);
@@ -255,26 +244,19 @@ static KT void sm4e_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, cons
 
 /* ------------------------------------------------------------------ CTR */
 
-/* ctr32 semantics: the native low lane wraps. */
+/* ctr32 semantics: the native low lane wraps (also in the bulk kernel). */
 static KT void sm4e_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n) {
+    if (n >= 8) {
+        hwc_a64_sm4e_ctr8(ks->w32 + offsetof(sm4e_schedule, enc) / 4, out, in, n / 8, ctr);
+        hwc_store_be32(ctr + 12, hwc_load_be32(ctr + 12) + (uint32_t)(n & ~(size_t)7));
+        in += 16 * (n & ~(size_t)7), out += 16 * (n & ~(size_t)7), n %= 8;
+    }
+    if (!n)
+        return;
     LOAD_RK(R, ks, enc);
     const v128 rev = vld1q_u8(rev_all_idx);
     uint32x4_t N = vreinterpretq_u32_u8(IN(vld1q_u8(ctr)));
     const uint32x4_t one = vsetq_lane_u32(1, vdupq_n_u32(0), 3);
-    for (; n >= 8; n -= 8, in += 128, out += 128) {
-        v128 b[8], d[8];
-        HWC_A64_UNROLL
-        for (unsigned j = 0; j < 8; j++) {
-            b[j] = vreinterpretq_u8_u32(N);
-            N = a64_ctr_inc(N, one);
-        }
-        sm4_blocks(b, 8, R, rev);
-        A64_LOAD8(d, in);
-        HWC_A64_UNROLL
-        for (unsigned j = 0; j < 8; j++)
-            b[j] = veorq_u8(b[j], d[j]);
-        A64_STORE8(out, b);
-    }
     for (; n; n--, in += 16, out += 16) {
         v128 b[1] = {vreinterpretq_u8_u32(N)};
         N = a64_ctr_inc(N, one);
@@ -314,47 +296,18 @@ KINLINE v128 xts_mul_alpha(v128 t) {
     top = vandq_u64(top, vcombine_u64(vcreate_u64(1), vcreate_u64(0x87)));
     return vreinterpretq_u8_u64(veorq_u64(vaddq_u64(v, v), vextq_u64(top, top, 1)));
 }
-/* T * alpha^8: the bytes rotated up by one (the top byte lands in byte 0)
- * and the top byte times 0x86 = 0x87 ^ 1 XORed in, which cancels it there
- * and adds its reduction. */
-KINLINE v128 xts_mul_alpha8(v128 t, poly64x2_t p86) {
-    /* In assembly: clang turns a PMULL2 by a constant into a move to a
-     * general register and back (three more instructions). */
-    v128 r, top;
-    __asm__("ushr %1.2d, %2.2d, #56\n\t"
-            "pmull2 %1.1q, %1.2d, %3.2d\n\t"
-            "ext %0.16b, %2.16b, %2.16b, #15\n\t"
-            "eor %0.16b, %0.16b, %1.16b"
-            : "=&w"(r), "=&w"(top)
-            : "w"(t), "w"(p86));
-    return r;
-}
 
 #define XTS_BODY(NAME, DIR)                                                                     \
     static KT void NAME(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t n) { \
+        if (n >= 8) {                                                                            \
+            hwc_a64_sm4e_xts8(ks->w32 + offsetof(sm4e_schedule, DIR) / 4, out, in, n / 8, tweak); \
+            in += 16 * (n & ~(size_t)7), out += 16 * (n & ~(size_t)7), n %= 8;                   \
+        }                                                                                        \
+        if (!n)                                                                                  \
+            return;                                                                              \
         LOAD_RK(R, ks, DIR);                                                                     \
         const v128 rev = vld1q_u8(rev_all_idx);                                                  \
-        const poly64x2_t p86 = vreinterpretq_p64_u64(vdupq_n_u64(0x86));                         \
-        v128 T[8];                                                                               \
-        T[0] = vld1q_u8(tweak);                                                                  \
-        HWC_A64_UNROLL                                                                           \
-        for (unsigned j = 1; j < 8; j++)                                                         \
-            T[j] = xts_mul_alpha(T[j - 1]);                                                      \
-        for (; n >= 8; n -= 8, in += 128, out += 128) {                                          \
-            v128 b[8];                                                                           \
-            A64_LOAD8(b, in);                                                                    \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = IN(veorq_u8(b[j], T[j]));                                                 \
-            sm4_blocks(b, 8, R, rev);                                                            \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++) {                                                   \
-                b[j] = veorq_u8(b[j], T[j]);                                                     \
-                T[j] = xts_mul_alpha8(T[j], p86);                                                \
-            }                                                                                    \
-            A64_STORE8(out, b);                                                                  \
-        }                                                                                        \
-        v128 t = T[0];                                                                           \
+        v128 t = vld1q_u8(tweak);                                                                \
         for (; n; n--, in += 16, out += 16) {                                                    \
             v128 b[1] = {IN(veorq_u8(vld1q_u8(in), t))};                                         \
             sm4_blocks(b, 1, R, rev);                                                            \
@@ -368,52 +321,14 @@ XTS_BODY(sm4e_xts_dec, dec)
 
 /* ------------------------------------------------------------------ OCB */
 
-KINLINE v128 sum8(v128 cs, const v128 *b) {
-    v128 x = veorq_u8(veorq_u8(b[0], b[1]), veorq_u8(b[2], b[3]));
-    v128 y = veorq_u8(veorq_u8(b[4], b[5]), veorq_u8(b[6], b[7]));
-    return veorq_u8(cs, veorq_u8(x, y));
-}
-
-#define OCB_BODY(NAME, DIR, ENC)                                                                \
-    static KT void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t offset[16],   \
-                        uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n) {       \
+/* Blocks one at a time until the index is 1 mod 8, then groups of eight in
+ * the bulk kernel, then the rest one at a time. */
+#define OCB_SINGLE(NAME, DIR, ENC)                                                              \
+    KINLINE void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t state[32], uint8_t *out, \
+                      const uint8_t *in, size_t n) {                                              \
         LOAD_RK(R, ks, DIR);                                                                     \
         const v128 rev = vld1q_u8(rev_all_idx);                                                  \
-        v128 O = vld1q_u8(offset), cs = vld1q_u8(checksum);                                      \
-        for (; n && (n < 8 || (i & 7) != 1); n--, i++, in += 16, out += 16) {                    \
-            O = veorq_u8(O, vld1q_u8(L[__builtin_ctzll(i)]));                                    \
-            v128 p = vld1q_u8(in), b[1] = {IN(veorq_u8(p, O))};                                  \
-            sm4_blocks(b, 1, R, rev);                                                            \
-            v128 r = veorq_u8(b[0], O);                                                          \
-            cs = veorq_u8(cs, ENC ? p : r);                                                      \
-            vst1q_u8(out, r);                                                                    \
-        }                                                                                        \
-        const v128 L0 = vld1q_u8(L[0]), L1 = vld1q_u8(L[1]), L2 = vld1q_u8(L[2]);                \
-        for (; n >= 8; n -= 8, i += 8, in += 128, out += 128) {                                  \
-            v128 b[8], o[8];                                                                     \
-            A64_LOAD8(b, in);                                                                    \
-            o[0] = veorq_u8(O, L0);                                                              \
-            o[1] = veorq_u8(o[0], L1);                                                           \
-            o[2] = veorq_u8(o[1], L0);                                                           \
-            o[3] = veorq_u8(o[2], L2);                                                           \
-            o[4] = veorq_u8(o[3], L0);                                                           \
-            o[5] = veorq_u8(o[4], L1);                                                           \
-            o[6] = veorq_u8(o[5], L0);                                                           \
-            o[7] = veorq_u8(o[6], vld1q_u8(L[__builtin_ctzll(i + 7)]));                          \
-            O = o[7];                                                                            \
-            if (ENC)                                                                             \
-                cs = sum8(cs, b);                                                                \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = IN(veorq_u8(b[j], o[j]));                                                 \
-            sm4_blocks(b, 8, R, rev);                                                            \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                b[j] = veorq_u8(b[j], o[j]);                                                     \
-            if (!ENC)                                                                            \
-                cs = sum8(cs, b);                                                                \
-            A64_STORE8(out, b);                                                                  \
-        }                                                                                        \
+        v128 O = vld1q_u8(state), cs = vld1q_u8(state + 16);                                     \
         for (; n; n--, i++, in += 16, out += 16) {                                               \
             O = veorq_u8(O, vld1q_u8(L[__builtin_ctzll(i)]));                                    \
             v128 p = vld1q_u8(in), b[1] = {IN(veorq_u8(p, O))};                                  \
@@ -422,47 +337,49 @@ KINLINE v128 sum8(v128 cs, const v128 *b) {
             cs = veorq_u8(cs, ENC ? p : r);                                                      \
             vst1q_u8(out, r);                                                                    \
         }                                                                                        \
-        vst1q_u8(offset, O);                                                                     \
-        vst1q_u8(checksum, cs);                                                                  \
+        vst1q_u8(state, O);                                                                      \
+        vst1q_u8(state + 16, cs);                                                                \
     }
-OCB_BODY(sm4e_ocb_enc, enc, 1)
-OCB_BODY(sm4e_ocb_dec, dec, 0)
+OCB_SINGLE(ocb_enc_single, enc, 1)
+OCB_SINGLE(ocb_dec_single, dec, 0)
+
+#define OCB_BODY(NAME, DIR, SINGLE, ENC)                                                        \
+    static KT void NAME(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t i, uint8_t offset[16],   \
+                        uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n) {        \
+        alignas(16) uint8_t state[32];                                                           \
+        memcpy(state, offset, 16);                                                               \
+        memcpy(state + 16, checksum, 16);                                                        \
+        size_t lead = (size_t)((9 - (i & 7)) & 7);                                               \
+        if (lead > n)                                                                            \
+            lead = n;                                                                            \
+        if (lead)                                                                                \
+            SINGLE(ks, L, i, state, out, in, lead);                                              \
+        n -= lead, i += lead, in += 16 * lead, out += 16 * lead;                                 \
+        if (n >= 8) {                                                                            \
+            hwc_a64_sm4e_ocb8(ks->w32 + offsetof(sm4e_schedule, DIR) / 4, out, in, n / 8, L, i, state, ENC); \
+            size_t done = n & ~(size_t)7;                                                        \
+            n -= done, i += done, in += 16 * done, out += 16 * done;                             \
+        }                                                                                        \
+        if (n)                                                                                   \
+            SINGLE(ks, L, i, state, out, in, n);                                                 \
+        memcpy(offset, state, 16);                                                               \
+        memcpy(checksum, state + 16, 16);                                                        \
+        hwc_wipe(state, sizeof state);                                                           \
+    }
+OCB_BODY(sm4e_ocb_enc, enc, ocb_enc_single, 1)
+OCB_BODY(sm4e_ocb_dec, dec, ocb_dec_single, 0)
 
 /* ------------------------------------------------------------ fused GCM */
 
+/* Whole groups of eight (sm4_sm4e_bulk.S); the mode does the rest. */
 #define GCM_BODY(NAME, ENC)                                                                     \
     static KT size_t NAME(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t state[16], \
                           uint8_t *out, const uint8_t *in, size_t n) {                           \
         const size_t whole = n & ~(size_t)7;                                                     \
-        LOAD_RK(R, ks, enc);                                                                     \
-        const v128 rev = vld1q_u8(rev_all_idx);                                                  \
-        uint32x4_t N = vreinterpretq_u32_u8(IN(vld1q_u8(ctr)));                                  \
-        const uint32x4_t one = vsetq_lane_u32(1, vdupq_n_u32(0), 3);                             \
-        v128 s = vrev64q_u8(vld1q_u8(state));                                                    \
-        for (n = whole; n; n -= 8, in += 128, out += 128) {                                      \
-            v128 b[8], d[8];                                                               \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++) {                                                   \
-                b[j] = vreinterpretq_u8_u32(N);                                                  \
-                N = a64_ctr_inc(N, one);                                                           \
-            }                                                                                    \
-            sm4_blocks(b, 8, R, rev);                                                            \
-            A64_LOAD8(d, in);                                                                    \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++) {                                                   \
-                b[j] = veorq_u8(b[j], d[j]);                                                     \
-                d[j] = ENC ? b[j] : d[j];                                                        \
-            }                                                                                    \
-            A64_STORE8(out, b);                                                                  \
-            RELOAD_BARRIER(); /* H^8..H^1 loaded here, not kept (spilled) across the rounds */   \
-            HWC_A64_UNROLL                                                                       \
-            for (unsigned j = 0; j < 8; j++)                                                     \
-                d[j] = vrev64q_u8(d[j]);                                                         \
-            d[0] = veorq_u8(d[0], s);                                                            \
-            A64_GHASH_N(s, d, 8, hk, A64_GH_MORE);                                               \
+        if (whole) {                                                                             \
+            hwc_a64_sm4e_gcm8(ks->w32 + offsetof(sm4e_schedule, enc) / 4, out, in, whole / 8, ctr, hk, state, ENC); \
+            hwc_store_be32(ctr + 12, hwc_load_be32(ctr + 12) + (uint32_t)whole);                 \
         }                                                                                        \
-        vst1q_u8(ctr, IN(vreinterpretq_u8_u32(N)));                                              \
-        vst1q_u8(state, vrev64q_u8(s));                                                          \
         return whole;                                                                            \
     }
 GCM_BODY(sm4e_gcm_enc, 1)
