@@ -96,11 +96,15 @@ int main(int argc, char **argv) {
             out[0] ^= tag[0];
         }
     } else {
-        ok = EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL);
+        /* CCM: a 16-byte tag (OpenSSL's default is 12) set before the key;
+         * decryption gets one to compare with (not checked: data path only) */
+        ok = EVP_CipherInit_ex2(ctx, c, NULL, NULL, enc, NULL);
+        if (ok && mode == EVP_CIPH_CCM_MODE)
+            ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, enc ? NULL : tag) > 0;
+        if (ok)
+            ok = EVP_CipherInit_ex2(ctx, NULL, key, iv, enc, NULL);
         if (ok && mode != EVP_CIPH_WRAP_MODE && !aead)
             EVP_CIPHER_CTX_set_padding(ctx, 0);
-        if (ok && mode == EVP_CIPH_CCM_MODE && !enc) /* the tag is not checked: data path only */
-            ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0;
         if (ok && mode == EVP_CIPH_CCM_MODE)
             ok = EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)len);
         if (ok)

@@ -74,7 +74,7 @@ else()
   set(HWC_A64_CUSTOM_SOURCES ${HWC_A64_ASM_SOURCES})
   set(HWC_A64_CC_PATH ${CMAKE_C_COMPILER})
   set(HWC_A64_FLAGS -march=armv8-a -O2 -fPIC -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src)
-  message(STATUS "hwcrypt: Arm back ends built with the C compiler (no usable clang: their code is slower; see cmake/aarch64-clang.cmake)")
+  message(STATUS "hwcrypt: Arm back ends built with the C compiler (HWC_A64_CC=OFF or no usable clang: their code is slower; see cmake/aarch64-clang.cmake)")
 endif()
 
 foreach(src ${HWC_A64_CUSTOM_SOURCES})
