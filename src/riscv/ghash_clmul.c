@@ -1,6 +1,7 @@
 /*
- * GHASH with 64-bit carry-less multiplication (clmul/clmulh from Zbc or
- * Zbkc): back end "clmul64".
+ * GHASH with carry-less multiplication (clmul/clmulh from Zbc or Zbkc):
+ * back end "clmul64" on rv64, "clmul32" on rv32 (one source; the products
+ * are the xlen's own, in clmul_core.h).
  *
  * Bit order. GCM numbers the bits of a block from the most significant bit
  * of byte 0 (x^0) to the least significant bit of byte 15 (x^127). Loading
@@ -27,21 +28,34 @@
  * D' = D ^ E the result is P3:P2 ^ D' ^ D'>>1 ^ D'>>2 ^ D'>>7: about 25
  * instructions with no multiplication.
  *
- * Aggregation. Sixteen blocks are hashed with one reduction:
+ * Aggregation (rv64). Sixteen blocks are hashed with one reduction:
  * S' = (S ^ X1) H^16 ^ X2 H^15 ^ ... ^ X16 H. Each product is Karatsuba (three
  * 64x64 products, six instructions), and the three partial sums are kept
  * apart until the end of the group, so a block costs 6 multiplications and
  * about 8 XORs besides its loads. The key holds H^1..H^16 (each times x^-1)
  * and the XOR of each power's halves for the Karatsuba middle term. The
- * core (key layout, product, reduction) is in clmul64_core.h, shared with
- * the fused GCM kernels of zkn64 and zksed64.
+ * core (key layout, product, reduction) is in clmul_core.h, shared with
+ * the fused GCM kernels of zkn64.
+ *
+ * rv32. A 128x128 product is Karatsuba over 64-bit halves (A0*K0, A1*K1,
+ * (A0^A1)*(K0^K1)), and each 64x64 product is Karatsuba again over 32-bit
+ * words: three clmul/clmulh pairs. So a block costs 18 multiplications;
+ * the three 128-bit partial sums are accumulated across a group of twelve
+ * blocks and recombined and reduced once per group. The key holds, per
+ * power, the 32-bit halves of K0, K1 and K0^K1 and the XOR of each pair of
+ * halves (the inner Karatsuba's middle operand).
+ *
+ * Byte order: one byte reversal per word, rev8 with Zbb/Zbkb or swap
+ * stages without, chosen at key setup from the capabilities in effect and
+ * stored in the key. Alignment: RV_STREAM_IN (word-aligned input in place,
+ * otherwise an aligned bounce buffer).
  *
  * Constant time: no branch or address depends on H or on the data; clmul
  * is data-independent in time on cores with Zkt.
  */
-#if defined(__riscv) && __riscv_xlen == 64
+#if defined(__riscv)
 
-#include "clmul64_core.h"
+#include "clmul_core.h"
 #include "getters.h"
 
 /* h * x^-1 in reflected form: a left shift, and when the x^0 term (bit
@@ -55,24 +69,20 @@ static void times_x_inverse(uint64_t *h1, uint64_t *h0) {
     *h0 ^= mask & 1;
 }
 
-static void store_power(uint64_t pw[3], uint64_t h1, uint64_t h0) {
+static void store_power(clmul_key *k, unsigned j, uint64_t h1, uint64_t h0) {
     times_x_inverse(&h1, &h0);
-    pw[0] = h0;
-    pw[1] = h1;
-    pw[2] = h0 ^ h1;
+    clmul_store_power(k, j, h1, h0);
 }
 
-static void hwc_ghash_init_clmul64(hwc_ghash_key *key, const uint8_t h[16]) {
+static void RV_XNAME(hwc_ghash_init_clmul, )(hwc_ghash_key *key, const uint8_t h[16]) {
     clmul_key k;
     const uint64_t h1 = hwc_load_be64(h), h0 = hwc_load_be64(h + 8);
     uint64_t p1 = h1, p0 = h0; /* H^j, reflected, not shifted */
 
-    store_power(k.pw[0], h1, h0);
+    store_power(&k, 0, h1, h0);
     for (unsigned j = 1; j < CLMUL_POWERS; j++) {
-        clmul_acc acc;
-        clmul_mul_acc(&acc, p1, p0, k.pw[0], 1); /* H^j * H */
-        clmul_reduce(&acc, &p1, &p0);
-        store_power(k.pw[j], p1, p0);
+        clmul_next_power(&k, &p1, &p0); /* H^j * H */
+        store_power(&k, j, p1, p0);
     }
     k.rev8 = (hwc_caps() & (HWC_CAP_ZBB | HWC_CAP_ZBKB)) != 0;
     memset(key->bytes, 0, sizeof key->bytes);
@@ -80,6 +90,7 @@ static void hwc_ghash_init_clmul64(hwc_ghash_key *key, const uint8_t h[16]) {
     hwc_wipe(&k, sizeof k);
 }
 
+#if __riscv_xlen == 64
 /* --------------------------------------------------------------- update */
 
 /* The whole update for one byte-reversal flavour. Not inlined: the
@@ -111,7 +122,7 @@ RV_INLINE void ghash_short_body(const clmul_key *k, int rev8, uint8_t state[16],
     rv_store_chain2(state, rv_bswap(s1, rev8), rv_bswap(s0, rev8));
 }
 
-static void hwc_ghash_update_clmul64(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
+static void RV_XNAME(hwc_ghash_update_clmul, )(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
                                      size_t nblocks) {
     const clmul_key *k = clmul_key_view(key);
     if (nblocks == 0)
@@ -130,10 +141,30 @@ static void hwc_ghash_update_clmul64(const hwc_ghash_key *key, uint8_t state[16]
         ghash_update_long(k, 0, state, in, nblocks);
 }
 
+#else /* rv32 */
+
+/* -------------------------------------------------------------- update */
+
+static void RV_XNAME(hwc_ghash_update_clmul, )(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
+                                     size_t nblocks) {
+    const clmul_key *k = clmul_key_view(key);
+    if (nblocks == 0)
+        return;
+    uint64_t s1 = hwc_load_be64(state), s0 = hwc_load_be64(state + 8);
+    if (k->rev8)
+        RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 1, &s1, &s0, rv_in, rv_n));
+    else
+        RV_STREAM_IN(in, nblocks, clmul_ghash_words(k, 0, &s1, &s0, rv_in, rv_n));
+    hwc_store_be64(state, s1);
+    hwc_store_be64(state + 8, s0);
+}
+
+#endif /* __riscv_xlen */
+
 /* ----------------------------------------------------------------- table */
 
 /* clmul and clmulh are in both Zbc and Zbkc: either will do. */
-static int clmul64_usable(uint64_t caps, const char **why) {
+static int clmul_usable(uint64_t caps, const char **why) {
     if (caps & (HWC_CAP_ZBC | HWC_CAP_ZBKC))
         return 1;
     if (why)
@@ -142,19 +173,19 @@ static int clmul64_usable(uint64_t caps, const char **why) {
     return 0;
 }
 
-static const hwc_ghash_impl ghash_clmul64_impl = {
-    .name = "clmul64",
+static const hwc_ghash_impl ghash_clmul_impl = {
+    .name = "clmul" RV_XLEN_STR,
     .required_caps = 0,
     .flags = HWC_IMPL_CONSTANT_TIME,
-    .usable = clmul64_usable,
-    .init = hwc_ghash_init_clmul64,
-    .update = hwc_ghash_update_clmul64,
+    .usable = clmul_usable,
+    .init = RV_XNAME(hwc_ghash_init_clmul, ),
+    .update = RV_XNAME(hwc_ghash_update_clmul, ),
     .polyval_init = NULL,
     .polyval_update = NULL,
 };
 
-const hwc_ghash_impl *hwc_ghash_clmul64_get(void) {
-    return &ghash_clmul64_impl;
+const hwc_ghash_impl *RV_XNAME(hwc_ghash_clmul, _get)(void) {
+    return &ghash_clmul_impl;
 }
 
-#endif /* __riscv && __riscv_xlen == 64 */
+#endif /* __riscv */

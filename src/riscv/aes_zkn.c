@@ -1,59 +1,85 @@
 /*
- * AES with the RV64 scalar crypto extensions: back ends "zkn64" (Zkne +
- * Zknd) and "zkne64" (Zkne only).
+ * AES with the RISC-V scalar crypto extensions: back ends "zkn64" and
+ * "zkne64" on rv64, "zkn32" and "zkne32" on rv32 (Zkne + Zknd, and Zkne
+ * only). One source, compiled for the build's xlen: the schedule layout,
+ * key-setup entry points, the chained modes' entry points, OCB's driver and
+ * the tables are written once below; the cipher core (rounds, key
+ * expansion, the per-mode block loops) is the xlen's own, because the two
+ * ISAs compute a round differently (aes64* on the two 64-bit halves,
+ * aes32* one byte at a time into 32-bit columns).
  *
- * The 128-bit state lives in two 64-bit registers, x0 = bytes 0..7 and
- * x1 = bytes 8..15 as little-endian words, which is what aes64es/aes64esm
- * take: aes64esm(x0, x1) is the new x0 and aes64esm(x1, x0) the new x1
- * after SubBytes, ShiftRows and MixColumns. A round is two of those and two
- * XORs with the round key, so AES-128 is 42 instructions per block. Round
- * keys are copied into locals before each kernel's block loop so the
- * compiler keeps what fits (all of AES-128's 22 words) in registers; the
- * key XOR after the last round is folded into whatever XOR the mode does
- * next (CTR keystream, XTS/OCB offsets, CBC chaining).
+ * rv64. The 128-bit state lives in two 64-bit registers, x0 = bytes 0..7
+ * and x1 = bytes 8..15 as little-endian words, which is what
+ * aes64es/aes64esm take: aes64esm(x0, x1) is the new x0 and aes64esm(x1,
+ * x0) the new x1 after SubBytes, ShiftRows and MixColumns. A round is two
+ * of those and two XORs with the round key, so AES-128 is 42 instructions
+ * per block. Round keys are copied into locals before each kernel's block
+ * loop so the compiler keeps what fits (all of AES-128's 22 words) in
+ * registers; the key XOR after the last round is folded into whatever XOR
+ * the mode does next (CTR keystream, XTS/OCB offsets, CBC chaining). CBC
+ * decryption and XTS, whose chaining values crowd out key registers, take
+ * two blocks per iteration so each key the compiler must reload serves
+ * both. GCM is fused with clmul64's GHASH.
  *
- * Every mode has its own loop here (ECB, CBC, CFB, OFB, CTR with 128- and
- * 32-bit counters, XTS, OCB, CBC-MAC, and GCM fused with clmul64's GHASH);
- * CCM, CMAC, SIV, GCM-SIV and KW reach these through the modes' k_*()
- * calls. Kernels are written once per
- * body and instantiated for 10, 12 and 14 rounds (ZKN_BY_ROUNDS) so the
- * round loops unroll with constant key indices. CBC decryption and XTS,
- * whose chaining values crowd out key registers, take two blocks per
- * iteration so each key the compiler must reload serves both.
+ * rv32. The state is four 32-bit columns t0..t3, each the little-endian
+ * load of four block bytes. aes32esmi(acc, x, bs) adds to acc the
+ * MixColumns image of SubBytes of byte bs of x, rotated to row bs: column j
+ * of the next round is the round key word with the four bytes ShiftRows
+ * brings there (row r from column j + r) added in, i.e. four aes32esmi
+ * starting from the round key. A round is 16 instructions and the key XOR
+ * is free; the last round uses aes32esi (no MixColumns) starting from the
+ * last round key. AES-128 is 4 + 160 instructions per block plus the
+ * round-key loads, which rv32's 31 registers cannot hold across blocks.
+ * Decryption uses the equivalent inverse cipher (FIPS-197 5.3.5) with
+ * aes32dsmi / aes32dsi and InvShiftRows (row r from column j - r). Its
+ * round keys are InvMixColumns of the encryption keys, computed with Zkne
+ * and Zknd alone: aes32esi puts S(b) in place, aes32dsmi takes it back
+ * through S^-1 and applies InvMixColumns, so four of each make the
+ * InvMixColumns of a word. Key expansion (FIPS-197 5.2): SubWord(RotWord(w))
+ * is four aes32esi of the word rotated by one byte.
+ *
+ * Every mode has its own loop (ECB, CBC, CFB, OFB, CTR with 128- and 32-bit
+ * counters, XTS, OCB, CBC-MAC; rv64 also GCM); CCM, CMAC, SIV, GCM-SIV and
+ * KW reach them through the modes' k_*() calls. Kernels are written once
+ * per body and instantiated for 10, 12 and 14 rounds (ZKN_BY_ROUNDS) so
+ * the round loops unroll with constant key indices.
  *
  * Counters. CTR needs the counter block in the little-endian state layout,
- * i.e. byte-reversed; without Zbb a byte reversal costs 13 instructions.
- * The counter's last byte is the top byte of x1, so within a run of blocks
- * where that byte does not wrap, the next counter block is x1 + 2^56: one
- * add per block. The full counter (native, big-endian value) is advanced
- * and byte-reversed again once per run of up to 256 blocks. Counters are
+ * i.e. byte-reversed. The counter's last byte is the top byte of the last
+ * state word, so within a run of blocks where that byte does not wrap, the
+ * next counter block is that word plus 2^56 (rv64) or 2^24 (rv32): one add
+ * per block. The full counter (native, big-endian value) is advanced and
+ * byte-reversed again once per run of up to 256 blocks. Counters are
  * public, so branching on them leaks nothing.
  *
- * "zkne64" is for cores with Zkne but not Zknd: every kernel that only
- * runs the cipher forward uses the hardware, and the decryption direction
- * (ECB/CBC decryption, XTS/OCB decryption, key unwrap) uses the portable
- * constant-time "ct" AES, whose schedule is written beside this one in the
- * same hwc_ks. `hwcrypt caps` shows it as its own back end.
+ * "zkne64"/"zkne32" are for cores with Zkne but not Zknd: every kernel that
+ * only runs the cipher forward uses the hardware, and the decryption
+ * direction (ECB/CBC decryption, XTS/OCB decryption, key unwrap) uses the
+ * portable constant-time "ct" AES, whose schedule is written beside this
+ * one in the same hwc_ks. `hwcrypt caps` shows it as its own back end.
  *
  * Constant time: no branch or address depends on key or data; the scalar
  * AES instructions are data-independent in time on cores with Zkt.
  */
-#if defined(__riscv) && __riscv_xlen == 64
+#if defined(__riscv)
 
-#include "clmul64_core.h"
 #include "getters.h"
 #include "rv_scalar.h"
+#if __riscv_xlen == 64
+#include "clmul_core.h"
+#endif
 
 #define ZKN_MAX_ROUNDS 14
-#define ZKN_MAX_WORDS (2 * (ZKN_MAX_ROUNDS + 1))
-/* Layout in hwc_ks: the first KiB is left to the ct schedule (zkne64's
- * decryption); then encryption and decryption round keys, two words each. */
+#define ZKN_MAX_WORDS (RV_BLOCK_WORDS * (ZKN_MAX_ROUNDS + 1))
+/* Layout in hwc_ks: the first KiB is left to the ct schedule (zkne's
+ * decryption); then encryption and decryption round keys. */
 #define ZKN_ENC_OFFSET 1024
-#define ZKN_DEC_OFFSET (ZKN_ENC_OFFSET + 8 * ZKN_MAX_WORDS)
-#define ZKN_ROUNDS_OFFSET (ZKN_DEC_OFFSET + 8 * ZKN_MAX_WORDS)
+#define ZKN_DEC_OFFSET (ZKN_ENC_OFFSET + RV_WORD_BYTES * ZKN_MAX_WORDS)
+#define ZKN_ROUNDS_OFFSET (ZKN_DEC_OFFSET + RV_WORD_BYTES * ZKN_MAX_WORDS)
 
-_Static_assert(ZKN_ROUNDS_OFFSET < HWC_KS_BYTES, "zkn64 schedule must fit in hwc_ks");
-_Static_assert(ZKN_ENC_OFFSET % 64 == 0, "round keys must stay 8-byte aligned");
+_Static_assert(ZKN_ROUNDS_OFFSET < HWC_KS_BYTES, "the zkn schedule must fit in hwc_ks");
+_Static_assert(ZKN_ENC_OFFSET % 64 == 0, "round keys must stay word aligned");
+_Static_assert(ZKN_ENC_OFFSET >= 15 * 64 + 1, "the ct schedule must fit below the zkn one");
 
 static inline const rv_word *enc_keys(const hwc_ks *ks) {
     return (const rv_word *)(const void *)(ks->bytes + ZKN_ENC_OFFSET);
@@ -84,6 +110,12 @@ static inline unsigned rounds_of(const hwc_ks *ks) {
         break;                             \
     }                                      \
     }
+
+/* Each core below defines: zknXX_expand_enc/_expand_dec, the block loops
+ * (*_body), hwc_aes_ecb_enc_zknXX, ctr_kernel, the ocb_chain type and
+ * ocb_body, WITH_CHAIN (the chaining value around a kernel) with
+ * CHAIN_ARG(v) (how a body takes it), and OCB_CHAIN_LOAD/STORE. */
+#if __riscv_xlen == 64
 
 /* ------------------------------------------------------- key expansion */
 
@@ -173,27 +205,6 @@ static void zkn64_expand_dec(rv_word *dk, const rv_word *rk, unsigned nr) {
     dk[2 * nr] = rk[0];
     dk[2 * nr + 1] = rk[1];
 }
-
-static void zkn64_write_schedule(hwc_ks *ks, const uint8_t *key, size_t key_len) {
-    rv_word *rk = (rv_word *)(void *)(ks->bytes + ZKN_ENC_OFFSET);
-    zkn64_expand_enc(rk, key, key_len);
-    ks->bytes[ZKN_ROUNDS_OFFSET] = (uint8_t)(key_len / 4 + 6);
-}
-
-static void hwc_aes_set_key_zkn64(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
-    zkn64_write_schedule(ks, key, key_len);
-    if (want_dec)
-        zkn64_expand_dec((rv_word *)(void *)(ks->bytes + ZKN_DEC_OFFSET), enc_keys(ks), rounds_of(ks));
-}
-
-/* zkne64: the decryption direction is the portable AES, keyed here too. */
-static void hwc_aes_set_key_zkne64(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
-    if (want_dec)
-        hwc_aes_ct_get()->set_key(ks, key, key_len, 1); /* writes below ZKN_ENC_OFFSET only */
-    zkn64_write_schedule(ks, key, key_len);
-}
-
-_Static_assert(ZKN_ENC_OFFSET >= 15 * 64 + 1, "the ct schedule must fit below the zkn64 one");
 
 /* -------------------------------------------------------- block rounds */
 
@@ -384,15 +395,6 @@ static void hwc_aes_ecb_enc_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t 
     ecb_enc_bulk(ks, out, in, nblocks);
 }
 
-static void hwc_aes_ecb_dec_zkn64(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
-}
-
-/* zkne64's decryption: the portable AES on its own schedule. */
-static void hwc_aes_ecb_dec_zkne64_ct(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    hwc_aes_ct_get()->ecb_dec(ks, out, in, nblocks);
-}
-
 /* ------------------------------------------------------------------ CBC */
 
 /* Serial: each block's input is the previous ciphertext. */
@@ -463,20 +465,6 @@ RV_INLINE void cbc_dec_body(const rv_word *dk, unsigned nr, uint64_t iv[2], rv_w
         rv_store_chain2((chain), v[0], v[1]);          \
     } while (0)
 
-static void hwc_aes_cbc_enc_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(iv, v,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           cbc_enc_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
-}
-
-static void hwc_aes_cbc_dec_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(iv, v,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           cbc_dec_body(dec_keys(ks), NR, v, rv_out, rv_in, rv_n))));
-}
-
 /* ------------------------------------------------------------------ CFB */
 
 /* C_i = P_i ^ E(C_{i-1}); iv holds C_{i-1}. */
@@ -513,20 +501,6 @@ RV_INLINE void cfb_dec_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_w
     iv[1] = c1;
 }
 
-static void hwc_aes_cfb_enc_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(iv, v,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           cfb_enc_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
-}
-
-static void hwc_aes_cfb_dec_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(iv, v,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           cfb_dec_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
-}
-
 /* ------------------------------------------------------------------ OFB */
 
 /* iv holds the last keystream block; the next is its encryption. */
@@ -541,12 +515,6 @@ RV_INLINE void ofb_body(const rv_word *rk, unsigned nr, uint64_t iv[2], rv_word 
     }
     iv[0] = s0;
     iv[1] = s1;
-}
-
-static void hwc_aes_ofb_zkn64(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                              size_t nblocks) {
-    WITH_CHAIN(iv, v,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ofb_body(enc_keys(ks), NR, v, rv_out, rv_in, rv_n))));
 }
 
 /* ------------------------------------------------------------------ CTR */
@@ -631,20 +599,10 @@ static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const ui
     ctr_bulk(ks, ctr, out, in, nblocks, wide);
 }
 
-static void hwc_aes_ctr128_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                                 size_t nblocks) {
-    ctr_kernel(ks, ctr, out, in, nblocks, 1);
-}
-
-static void hwc_aes_ctr32_zkn64(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                                size_t nblocks) {
-    ctr_kernel(ks, ctr, out, in, nblocks, 0);
-}
-
 /* ------------------------------------------------------------------ GCM */
 
 /* Fused GCM (the gcm_enc/gcm_dec kernels): CTR32 and GHASH over the
- * ciphertext in one pass, with clmul64's key (clmul64_core.h). The blocks
+ * ciphertext in one pass, with clmul64's key (clmul_core.h). The blocks
  * go in phases of up to 2 * CLMUL_POWERS: the keystream XOR (two blocks
  * at a time, ctr_blocks) and then aggregated GHASH (one reduction per
  * CLMUL_POWERS blocks) of the phase's
@@ -838,20 +796,6 @@ RV_INLINE void xts_body(const rv_word *keys, unsigned nr, int decrypt, uint64_t 
     tw[1] = t1;
 }
 
-static void hwc_aes_xts_enc_zkn64(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(tweak, t,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           xts_body(enc_keys(ks), NR, 0, t, rv_out, rv_in, rv_n))));
-}
-
-static void hwc_aes_xts_dec_zkn64(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    WITH_CHAIN(tweak, t,
-               ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks,
-                                           xts_body(dec_keys(ks), NR, 1, t, rv_out, rv_in, rv_n))));
-}
-
 /* -------------------------------------------------------------- CBC-MAC */
 
 RV_INLINE void cbc_mac_body(const rv_word *rk, unsigned nr, uint64_t mac[2], const rv_word *in, size_t n) {
@@ -864,10 +808,6 @@ RV_INLINE void cbc_mac_body(const rv_word *rk, unsigned nr, uint64_t mac[2], con
     }
     mac[0] = m0;
     mac[1] = m1;
-}
-
-static void hwc_aes_cbc_mac_zkn64(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
-    WITH_CHAIN(mac, m, ZKN_BY_ROUNDS(ks, RV_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), NR, m, rv_in, rv_n))));
 }
 
 /* ----------------------------------------------------------------- OCB3 */
@@ -994,6 +934,438 @@ RV_INLINE void ocb_body(const rv_word *keys, unsigned nr, int decrypt, const rv_
     st->checksum[1] = s1;
 }
 
+#define CHAIN_ARG(v) (v)
+#define OCB_CHAIN_LOAD(st, first_, off_, sum_)                  \
+    ocb_chain st = {.index = (first_)};                         \
+    rv_load_chain2((off_), &st.offset[0], &st.offset[1]);       \
+    rv_load_chain2((sum_), &st.checksum[0], &st.checksum[1])
+#define OCB_CHAIN_STORE(st, off_, sum_)                          \
+    rv_store_chain2((off_), st.offset[0], st.offset[1]);        \
+    rv_store_chain2((sum_), st.checksum[0], st.checksum[1])
+
+#else /* rv32 */
+
+/* ------------------------------------------------------- key expansion */
+
+/* SubWord(RotWord(w)) ^ rcon, w a little-endian word. */
+static uint32_t sub_rot_word(uint32_t w, uint32_t rcon) {
+    const uint32_t x = (w >> 8) | (w << 24);
+    uint32_t t = rcon;
+    t = rv_aes32esi(t, x, 0);
+    t = rv_aes32esi(t, x, 1);
+    t = rv_aes32esi(t, x, 2);
+    t = rv_aes32esi(t, x, 3);
+    return t;
+}
+
+static uint32_t sub_word(uint32_t w) {
+    uint32_t t = 0;
+    t = rv_aes32esi(t, w, 0);
+    t = rv_aes32esi(t, w, 1);
+    t = rv_aes32esi(t, w, 2);
+    t = rv_aes32esi(t, w, 3);
+    return t;
+}
+
+static void zkn32_expand_enc(rv_word *rk, const uint8_t *key, size_t key_len) {
+    static const uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+    const unsigned nk = (unsigned)(key_len / 4), total = 4 * (nk + 7);
+    for (unsigned i = 0; i < nk; i++)
+        rk[i] = hwc_load_le32(key + 4 * i);
+    for (unsigned i = nk; i < total; i++) {
+        uint32_t t = rk[i - 1];
+        if (i % nk == 0)
+            t = sub_rot_word(t, rcon[i / nk - 1]);
+        else if (nk == 8 && i % nk == 4)
+            t = sub_word(t);
+        rk[i] = rk[i - nk] ^ t;
+    }
+}
+
+/* InvMixColumns of a word: S through aes32esi, back through aes32dsmi. */
+static uint32_t inv_mix_column(uint32_t w) {
+    uint32_t s = 0, r = 0;
+    s = rv_aes32esi(s, w, 0);
+    s = rv_aes32esi(s, w, 1);
+    s = rv_aes32esi(s, w, 2);
+    s = rv_aes32esi(s, w, 3);
+    r = rv_aes32dsmi(r, s, 0);
+    r = rv_aes32dsmi(r, s, 1);
+    r = rv_aes32dsmi(r, s, 2);
+    r = rv_aes32dsmi(r, s, 3);
+    return r;
+}
+
+/* Equivalent inverse cipher keys: reversed, the middle ones through
+ * InvMixColumns (aes32dsmi applies it before the key is added). */
+static void zkn32_expand_dec(rv_word *dk, const rv_word *rk, unsigned nr) {
+    for (unsigned j = 0; j < 4; j++) {
+        dk[j] = rk[4 * nr + j];
+        dk[4 * nr + j] = rk[j];
+    }
+    for (unsigned r = 1; r < nr; r++)
+        for (unsigned j = 0; j < 4; j++)
+            dk[4 * r + j] = inv_mix_column(rk[4 * (nr - r) + j]);
+}
+
+/* -------------------------------------------------------- block rounds */
+
+typedef struct aes_state {
+    uint32_t t0, t1, t2, t3;
+} aes_state;
+
+/* Column j of an encryption round: key word, then row r from column j + r. */
+#define ENC_COL(OP, k, a, b, c, d) OP(OP(OP(OP((k), (a), 0), (b), 1), (c), 2), (d), 3)
+/* Column j of a decryption round: row r from column j - r. */
+#define DEC_COL ENC_COL
+
+/* Rounds 1..nr on a state that already has round key 0 added, the last
+ * round key included. */
+RV_INLINE aes_state enc_rounds(const rv_word *k, unsigned nr, aes_state s) {
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        const rv_word *kr = k + 4 * r;
+        aes_state u;
+        u.t0 = ENC_COL(rv_aes32esmi, kr[0], s.t0, s.t1, s.t2, s.t3);
+        u.t1 = ENC_COL(rv_aes32esmi, kr[1], s.t1, s.t2, s.t3, s.t0);
+        u.t2 = ENC_COL(rv_aes32esmi, kr[2], s.t2, s.t3, s.t0, s.t1);
+        u.t3 = ENC_COL(rv_aes32esmi, kr[3], s.t3, s.t0, s.t1, s.t2);
+        s = u;
+    }
+    const rv_word *kl = k + 4 * nr;
+    aes_state u;
+    u.t0 = ENC_COL(rv_aes32esi, kl[0], s.t0, s.t1, s.t2, s.t3);
+    u.t1 = ENC_COL(rv_aes32esi, kl[1], s.t1, s.t2, s.t3, s.t0);
+    u.t2 = ENC_COL(rv_aes32esi, kl[2], s.t2, s.t3, s.t0, s.t1);
+    u.t3 = ENC_COL(rv_aes32esi, kl[3], s.t3, s.t0, s.t1, s.t2);
+    return u;
+}
+
+RV_INLINE aes_state dec_rounds(const rv_word *k, unsigned nr, aes_state s) {
+    _Pragma("GCC unroll 14")
+    for (unsigned r = 1; r < nr; r++) {
+        const rv_word *kr = k + 4 * r;
+        aes_state u;
+        u.t0 = DEC_COL(rv_aes32dsmi, kr[0], s.t0, s.t3, s.t2, s.t1);
+        u.t1 = DEC_COL(rv_aes32dsmi, kr[1], s.t1, s.t0, s.t3, s.t2);
+        u.t2 = DEC_COL(rv_aes32dsmi, kr[2], s.t2, s.t1, s.t0, s.t3);
+        u.t3 = DEC_COL(rv_aes32dsmi, kr[3], s.t3, s.t2, s.t1, s.t0);
+        s = u;
+    }
+    const rv_word *kl = k + 4 * nr;
+    aes_state u;
+    u.t0 = DEC_COL(rv_aes32dsi, kl[0], s.t0, s.t3, s.t2, s.t1);
+    u.t1 = DEC_COL(rv_aes32dsi, kl[1], s.t1, s.t0, s.t3, s.t2);
+    u.t2 = DEC_COL(rv_aes32dsi, kl[2], s.t2, s.t1, s.t0, s.t3);
+    u.t3 = DEC_COL(rv_aes32dsi, kl[3], s.t3, s.t2, s.t1, s.t0);
+    return u;
+}
+
+RV_INLINE aes_state xor_state(aes_state a, aes_state b) {
+    return (aes_state){a.t0 ^ b.t0, a.t1 ^ b.t1, a.t2 ^ b.t2, a.t3 ^ b.t3};
+}
+RV_INLINE aes_state load_state(const rv_word *p) {
+    return (aes_state){p[0], p[1], p[2], p[3]};
+}
+RV_INLINE void store_state(rv_word *p, aes_state s) {
+    p[0] = s.t0;
+    p[1] = s.t1;
+    p[2] = s.t2;
+    p[3] = s.t3;
+}
+
+/* E(x) / D(x) of one whole block. */
+RV_INLINE aes_state enc_block(const rv_word *k, unsigned nr, aes_state x) {
+    return enc_rounds(k, nr, xor_state(x, load_state(k)));
+}
+RV_INLINE aes_state dec_block(const rv_word *k, unsigned nr, aes_state x) {
+    return dec_rounds(k, nr, xor_state(x, load_state(k)));
+}
+
+RV_INLINE aes_state load_chain(const uint8_t *p) {
+    uint32_t w[4];
+    rv_load_chain(p, w);
+    return (aes_state){w[0], w[1], w[2], w[3]};
+}
+RV_INLINE void store_chain(uint8_t *p, aes_state s) {
+    const uint32_t w[4] = {s.t0, s.t1, s.t2, s.t3};
+    rv_store_chain(p, w);
+}
+
+/* Chaining value in and out of the caller's 16 bytes around a kernel. */
+#define WITH_CHAIN(chain, v, STMT)       \
+    do {                                 \
+        aes_state v = load_chain(chain); \
+        STMT;                            \
+        store_chain((chain), v);         \
+    } while (0)
+
+/* A kernel's copy of the round keys: the output stores cannot alias a
+ * local, so the compiler keeps the words it has registers for across
+ * blocks (CTR: 13.6 -> 12.6 instructions per byte). */
+#define LOCAL_KEYS(k, src, nr)                      \
+    uint32_t k[ZKN_MAX_WORDS];                    \
+    _Pragma("GCC unroll 60")                        \
+    for (unsigned i_ = 0; i_ < 4 * ((nr) + 1); i_++) \
+        k[i_] = (src)[i_]
+
+/* ------------------------------------------------------------------ ECB */
+
+RV_INLINE void ecb_enc_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
+        store_state(out, enc_block(k, nr, load_state(in)));
+}
+
+RV_INLINE void ecb_dec_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
+        store_state(out, dec_block(k, nr, load_state(in)));
+}
+
+static void hwc_aes_ecb_enc_zkn32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+}
+
+/* ------------------------------------------------------------------ CBC */
+
+RV_INLINE void cbc_enc_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state c = *iv;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        c = enc_block(k, nr, xor_state(c, load_state(in)));
+        store_state(out, c);
+    }
+    *iv = c;
+}
+
+/* Each ciphertext block is read before its plaintext is written: out == in. */
+RV_INLINE void cbc_dec_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state prev = *iv;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        const aes_state c = load_state(in);
+        store_state(out, xor_state(dec_block(k, nr, c), prev));
+        prev = c;
+    }
+    *iv = prev;
+}
+
+/* ------------------------------------------------------------------ CFB */
+
+RV_INLINE void cfb_enc_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state c = *iv;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        c = xor_state(enc_block(k, nr, c), load_state(in));
+        store_state(out, c);
+    }
+    *iv = c;
+}
+
+RV_INLINE void cfb_dec_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
+                            size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state prev = *iv;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        const aes_state c = load_state(in);
+        store_state(out, xor_state(enc_block(k, nr, prev), c));
+        prev = c;
+    }
+    *iv = prev;
+}
+
+/* ------------------------------------------------------------------ OFB */
+
+RV_INLINE void ofb_body(const rv_word *rk, unsigned nr, aes_state *iv, rv_word *out, const rv_word *in,
+                        size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state s = *iv;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        s = enc_block(k, nr, s);
+        store_state(out, xor_state(s, load_state(in)));
+    }
+    *iv = s;
+}
+
+/* ------------------------------------------------------------------ CTR */
+
+/* Keystream XOR in runs that end where the counter's last byte wraps;
+ * inside a run the next counter block adds 2^24 to t3. Round key 0 is
+ * added to the three constant words once per run. (Two blocks per
+ * iteration, sharing the key loads, measured slower: the compiler spills
+ * the second state on rv32's 31 registers.) */
+RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, rv_word *out,
+                        const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    const uint32_t step = (uint32_t)1 << 24;
+    while (n != 0) {
+        size_t run = 256 - (size_t)(c->lo & 0xFF);
+        if (run > n)
+            run = n;
+        const uint32_t w0 = rv_bswap_base((uint32_t)(c->hi >> 32)) ^ k[0];
+        const uint32_t w1 = rv_bswap_base((uint32_t)c->hi) ^ k[1];
+        const uint32_t w2 = rv_bswap_base((uint32_t)(c->lo >> 32)) ^ k[2];
+        uint32_t w3 = rv_bswap_base((uint32_t)c->lo);
+        for (size_t i = 0; i < run; i++, in += 4, out += 4) {
+            const aes_state s = enc_rounds(k, nr, (aes_state){w0, w1, w2, w3 ^ k[3]});
+            store_state(out, xor_state(s, load_state(in)));
+            w3 += step;
+        }
+        ctr_advance(c, (uint32_t)run, wide);
+        n -= run;
+    }
+}
+
+static void ctr_kernel(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int wide) {
+    ctr_value c = {hwc_load_be64(ctr), hwc_load_be64(ctr + 8)};
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ctr_body(enc_keys(ks), NR, &c, wide, rv_out, rv_in, rv_n)));
+    hwc_store_be64(ctr, c.hi);
+    hwc_store_be64(ctr + 8, c.lo);
+}
+
+/* ------------------------------------------------------------------ XTS */
+
+/* T *= alpha in IEEE 1619 order: the tweak is a little-endian 128-bit
+ * number (t0 lowest word) shifted left by one, x^128 folding back as 0x87.
+ * Masked: the tweak is secret. */
+RV_INLINE aes_state xts_mul_alpha(aes_state t) {
+    const uint32_t fold = (uint32_t)((int32_t)t.t3 >> 31) & 0x87;
+    return (aes_state){(t.t0 << 1) ^ fold, (t.t1 << 1) | (t.t0 >> 31), (t.t2 << 1) | (t.t1 >> 31),
+                       (t.t3 << 1) | (t.t2 >> 31)};
+}
+
+RV_INLINE void xts_body(const rv_word *rk, unsigned nr, int decrypt, aes_state *tw, rv_word *out,
+                        const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state t = *tw;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
+        const aes_state x = xor_state(load_state(in), t);
+        const aes_state y = decrypt ? dec_block(k, nr, x) : enc_block(k, nr, x);
+        store_state(out, xor_state(y, t));
+        t = xts_mul_alpha(t);
+    }
+    *tw = t;
+}
+
+/* -------------------------------------------------------------- CBC-MAC */
+
+RV_INLINE void cbc_mac_body(const rv_word *rk, unsigned nr, aes_state *mac, const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state m = *mac;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4)
+        m = enc_block(k, nr, xor_state(m, load_state(in)));
+    *mac = m;
+}
+
+/* ----------------------------------------------------------------- OCB3 */
+
+typedef struct ocb_chain {
+    uint64_t index; /* 1-based index of the next block */
+    aes_state offset, checksum;
+} ocb_chain;
+
+/* Offset_i = Offset_{i-1} ^ L[ntz(i)]; odd indices (half of them) take L_0. */
+RV_INLINE aes_state ocb_next_offset(const rv_word *L, uint64_t index, aes_state o) {
+    const unsigned z = (index & 1) ? 0 : rv_ntz64(index);
+    return xor_state(o, load_state(L + 4 * z));
+}
+
+/* C_i = Offset_i ^ E(P_i ^ Offset_i) (D for decryption); the checksum sums
+ * the plaintext. */
+RV_INLINE void ocb_body(const rv_word *rk, unsigned nr, int decrypt, const rv_word *L, ocb_chain *st,
+                        rv_word *out, const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, rk, nr);
+    aes_state o = st->offset, sum = st->checksum;
+    uint64_t index = st->index;
+    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4, index++) {
+        const aes_state p = load_state(in);
+        o = ocb_next_offset(L, index, o);
+        const aes_state x = xor_state(p, o);
+        const aes_state r = xor_state(decrypt ? dec_block(k, nr, x) : enc_block(k, nr, x), o);
+        sum = xor_state(sum, decrypt ? r : p);
+        store_state(out, r);
+    }
+    st->index = index;
+    st->offset = o;
+    st->checksum = sum;
+}
+
+#define CHAIN_ARG(v) (&(v))
+#define OCB_CHAIN_LOAD(st, first_, off_, sum_) \
+    ocb_chain st = {(first_), load_chain(off_), load_chain(sum_)}
+#define OCB_CHAIN_STORE(st, off_, sum_) \
+    store_chain((off_), st.offset);     \
+    store_chain((sum_), st.checksum)
+
+#endif /* __riscv_xlen */
+
+/* ------------------------------------------------------------ key setup */
+
+static void zkn_write_schedule(hwc_ks *ks, const uint8_t *key, size_t key_len) {
+    RV_XNAME(zkn, _expand_enc)((rv_word *)(void *)(ks->bytes + ZKN_ENC_OFFSET), key, key_len);
+    ks->bytes[ZKN_ROUNDS_OFFSET] = (uint8_t)(key_len / 4 + 6);
+}
+
+static void RV_XNAME(hwc_aes_set_key_zkn, )(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    zkn_write_schedule(ks, key, key_len);
+    if (want_dec)
+        RV_XNAME(zkn, _expand_dec)((rv_word *)(void *)(ks->bytes + ZKN_DEC_OFFSET), enc_keys(ks), rounds_of(ks));
+}
+
+/* zkne: the decryption direction is the portable AES, keyed here too. */
+static void RV_XNAME(hwc_aes_set_key_zkne, )(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
+    if (want_dec)
+        hwc_aes_ct_get()->set_key(ks, key, key_len, 1); /* writes below ZKN_ENC_OFFSET only */
+    zkn_write_schedule(ks, key, key_len);
+}
+
+/* ------------------------------------------------- mode entry points */
+
+static void RV_XNAME(hwc_aes_ecb_dec_zkn, )(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
+}
+
+/* zkne's decryption: the portable AES on its own schedule. */
+static void RV_XNAME(hwc_aes_ecb_dec_zkne, _ct)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    hwc_aes_ct_get()->ecb_dec(ks, out, in, nblocks);
+}
+
+/* A kernel whose chaining value (IV, tweak, MAC) comes in and goes out
+ * through the caller's 16 bytes. */
+#define CHAINED_ENTRY(name, keys, BODY_CALL)                                                        \
+    static void RV_XNAME(hwc_aes_##name##_zkn, )(const hwc_ks *ks, uint8_t chain[16], uint8_t *out,  \
+                                                 const uint8_t *in, size_t nblocks) {               \
+        WITH_CHAIN(chain, v, ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, BODY_CALL)));           \
+    }
+CHAINED_ENTRY(cbc_enc, enc, cbc_enc_body(enc_keys(ks), NR, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(cbc_dec, dec, cbc_dec_body(dec_keys(ks), NR, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(cfb_enc, enc, cfb_enc_body(enc_keys(ks), NR, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(cfb_dec, enc, cfb_dec_body(enc_keys(ks), NR, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(ofb, enc, ofb_body(enc_keys(ks), NR, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(xts_enc, enc, xts_body(enc_keys(ks), NR, 0, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+CHAINED_ENTRY(xts_dec, dec, xts_body(dec_keys(ks), NR, 1, CHAIN_ARG(v), rv_out, rv_in, rv_n))
+#undef CHAINED_ENTRY
+
+static void RV_XNAME(hwc_aes_cbc_mac_zkn, )(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t nblocks) {
+    WITH_CHAIN(mac, m,
+               ZKN_BY_ROUNDS(ks, RV_STREAM_IN(in, nblocks, cbc_mac_body(enc_keys(ks), NR, CHAIN_ARG(m), rv_in, rv_n))));
+}
+
+static void RV_XNAME(hwc_aes_ctr128_zkn, )(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                          size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 1);
+}
+
+static void RV_XNAME(hwc_aes_ctr32_zkn, )(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                         size_t nblocks) {
+    ctr_kernel(ks, ctr, out, in, nblocks, 0);
+}
+
 static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt, const uint8_t (*L)[16],
                        uint64_t first_index, uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
                        const uint8_t *in, size_t nblocks) {
@@ -1005,104 +1377,107 @@ static void ocb_kernel(const hwc_block_impl *self, const hwc_ks *ks, int decrypt
         return;
     }
     const rv_word *lw = (const rv_word *)(const void *)L;
-    ocb_chain st = {.index = first_index};
-    rv_load_chain2(offset, &st.offset[0], &st.offset[1]);
-    rv_load_chain2(checksum, &st.checksum[0], &st.checksum[1]);
+    OCB_CHAIN_LOAD(st, first_index, offset, checksum);
     if (decrypt) {
         ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(dec_keys(ks), NR, 1, lw, &st, rv_out, rv_in, rv_n)));
     } else {
         ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ocb_body(enc_keys(ks), NR, 0, lw, &st, rv_out, rv_in, rv_n)));
     }
-    rv_store_chain2(offset, st.offset[0], st.offset[1]);
-    rv_store_chain2(checksum, st.checksum[0], st.checksum[1]);
+    OCB_CHAIN_STORE(st, offset, checksum);
 }
 
-static const hwc_block_impl aes_zkn64_impl, aes_zkne64_impl;
+static const hwc_block_impl aes_zkn_impl, aes_zkne_impl;
 
-static void hwc_aes_ocb_enc_zkn64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
-                                  uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    ocb_kernel(&aes_zkn64_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+static void RV_XNAME(hwc_aes_ocb_enc_zkn, )(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                           uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
+                                           const uint8_t *in, size_t nblocks) {
+    ocb_kernel(&aes_zkn_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
 }
 
-static void hwc_aes_ocb_dec_zkn64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
-                                  uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                  size_t nblocks) {
-    ocb_kernel(&aes_zkn64_impl, ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+static void RV_XNAME(hwc_aes_ocb_dec_zkn, )(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                           uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
+                                           const uint8_t *in, size_t nblocks) {
+    ocb_kernel(&aes_zkn_impl, ks, 1, L, first_index, offset, checksum, out, in, nblocks);
 }
 
-/* zkne64's OCB encryption (its fallback for a misaligned L table must use
- * zkne64's own ECB, so it is a separate entry point). */
-static void hwc_aes_ocb_enc_zkne64(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
-                                   uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                   size_t nblocks) {
-    ocb_kernel(&aes_zkne64_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+/* zkne's OCB encryption (its fallback for a misaligned L table must use
+ * zkne's own ECB, so it is a separate entry point). */
+static void RV_XNAME(hwc_aes_ocb_enc_zkne, )(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                            uint8_t offset[16], uint8_t checksum[16], uint8_t *out,
+                                            const uint8_t *in, size_t nblocks) {
+    ocb_kernel(&aes_zkne_impl, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
 }
 
 /* ---------------------------------------------------------------- tables */
 
-static const hwc_block_impl aes_zkn64_impl = {
-    .name = "zkn64",
+/* Fused GCM: rv64 only (clmul64's key layout); rv32 runs CTR32 and clmul32. */
+#if __riscv_xlen == 64
+#define ZKN_GCM .gcm_enc = hwc_aes_gcm_enc_zkn64, .gcm_dec = hwc_aes_gcm_dec_zkn64,
+#else
+#define ZKN_GCM
+#endif
+
+static const hwc_block_impl aes_zkn_impl = {
+    .name = "zkn" RV_XLEN_STR,
     .family = HWC_FAMILY_AES,
     .required_caps = HWC_CAP_ZKNE | HWC_CAP_ZKND,
     .flags = HWC_IMPL_CONSTANT_TIME,
-    .ghash_name = "clmul64",
+    .ghash_name = "clmul" RV_XLEN_STR,
     .usable = NULL,
-    .set_key = hwc_aes_set_key_zkn64,
-    .ecb_enc = hwc_aes_ecb_enc_zkn64,
-    .ecb_dec = hwc_aes_ecb_dec_zkn64,
-    .cbc_enc = hwc_aes_cbc_enc_zkn64,
-    .cbc_dec = hwc_aes_cbc_dec_zkn64,
-    .cfb_enc = hwc_aes_cfb_enc_zkn64,
-    .cfb_dec = hwc_aes_cfb_dec_zkn64,
-    .ofb = hwc_aes_ofb_zkn64,
-    .ctr128 = hwc_aes_ctr128_zkn64,
-    .ctr32 = hwc_aes_ctr32_zkn64,
-    .xts_enc = hwc_aes_xts_enc_zkn64,
-    .xts_dec = hwc_aes_xts_dec_zkn64,
-    .cbc_mac = hwc_aes_cbc_mac_zkn64,
-    .ocb_enc = hwc_aes_ocb_enc_zkn64,
-    .ocb_dec = hwc_aes_ocb_dec_zkn64,
-    .gcm_enc = hwc_aes_gcm_enc_zkn64,
-    .gcm_dec = hwc_aes_gcm_dec_zkn64,
+    .set_key = RV_XNAME(hwc_aes_set_key_zkn, ),
+    .ecb_enc = RV_XNAME(hwc_aes_ecb_enc_zkn, ),
+    .ecb_dec = RV_XNAME(hwc_aes_ecb_dec_zkn, ),
+    .cbc_enc = RV_XNAME(hwc_aes_cbc_enc_zkn, ),
+    .cbc_dec = RV_XNAME(hwc_aes_cbc_dec_zkn, ),
+    .cfb_enc = RV_XNAME(hwc_aes_cfb_enc_zkn, ),
+    .cfb_dec = RV_XNAME(hwc_aes_cfb_dec_zkn, ),
+    .ofb = RV_XNAME(hwc_aes_ofb_zkn, ),
+    .ctr128 = RV_XNAME(hwc_aes_ctr128_zkn, ),
+    .ctr32 = RV_XNAME(hwc_aes_ctr32_zkn, ),
+    .xts_enc = RV_XNAME(hwc_aes_xts_enc_zkn, ),
+    .xts_dec = RV_XNAME(hwc_aes_xts_dec_zkn, ),
+    .cbc_mac = RV_XNAME(hwc_aes_cbc_mac_zkn, ),
+    .ocb_enc = RV_XNAME(hwc_aes_ocb_enc_zkn, ),
+    .ocb_dec = RV_XNAME(hwc_aes_ocb_dec_zkn, ),
+    ZKN_GCM
 };
 
 /* Encrypt-direction kernels are the same code (they only use Zkne); the
  * decryption direction is ct's, and the kernels left NULL (cbc_dec,
- * xts_dec, ocb_dec) run generically over that ecb_dec. */
-static const hwc_block_impl aes_zkne64_impl = {
-    .name = "zkne64",
+ * xts_dec, ocb_dec) run generically over that ecb_dec. GCM only runs the
+ * cipher forward. */
+static const hwc_block_impl aes_zkne_impl = {
+    .name = "zkne" RV_XLEN_STR,
     .note = "Zkne without Zknd: encryption in hardware, decryption on the portable code",
     .family = HWC_FAMILY_AES,
     .required_caps = HWC_CAP_ZKNE,
     .flags = HWC_IMPL_CONSTANT_TIME,
-    .ghash_name = "clmul64",
+    .ghash_name = "clmul" RV_XLEN_STR,
     .usable = NULL,
-    .set_key = hwc_aes_set_key_zkne64,
-    .ecb_enc = hwc_aes_ecb_enc_zkn64,
-    .ecb_dec = hwc_aes_ecb_dec_zkne64_ct,
-    .cbc_enc = hwc_aes_cbc_enc_zkn64,
+    .set_key = RV_XNAME(hwc_aes_set_key_zkne, ),
+    .ecb_enc = RV_XNAME(hwc_aes_ecb_enc_zkn, ),
+    .ecb_dec = RV_XNAME(hwc_aes_ecb_dec_zkne, _ct),
+    .cbc_enc = RV_XNAME(hwc_aes_cbc_enc_zkn, ),
     .cbc_dec = NULL,
-    .cfb_enc = hwc_aes_cfb_enc_zkn64,
-    .cfb_dec = hwc_aes_cfb_dec_zkn64,
-    .ofb = hwc_aes_ofb_zkn64,
-    .ctr128 = hwc_aes_ctr128_zkn64,
-    .ctr32 = hwc_aes_ctr32_zkn64,
-    .xts_enc = hwc_aes_xts_enc_zkn64,
+    .cfb_enc = RV_XNAME(hwc_aes_cfb_enc_zkn, ),
+    .cfb_dec = RV_XNAME(hwc_aes_cfb_dec_zkn, ),
+    .ofb = RV_XNAME(hwc_aes_ofb_zkn, ),
+    .ctr128 = RV_XNAME(hwc_aes_ctr128_zkn, ),
+    .ctr32 = RV_XNAME(hwc_aes_ctr32_zkn, ),
+    .xts_enc = RV_XNAME(hwc_aes_xts_enc_zkn, ),
     .xts_dec = NULL,
-    .cbc_mac = hwc_aes_cbc_mac_zkn64,
-    .ocb_enc = hwc_aes_ocb_enc_zkne64,
+    .cbc_mac = RV_XNAME(hwc_aes_cbc_mac_zkn, ),
+    .ocb_enc = RV_XNAME(hwc_aes_ocb_enc_zkne, ),
     .ocb_dec = NULL,
-    .gcm_enc = hwc_aes_gcm_enc_zkn64, /* GCM only runs the cipher forward */
-    .gcm_dec = hwc_aes_gcm_dec_zkn64,
+    ZKN_GCM
 };
 
-const hwc_block_impl *hwc_aes_zkn64_get(void) {
-    return &aes_zkn64_impl;
+const hwc_block_impl *RV_XNAME(hwc_aes_zkn, _get)(void) {
+    return &aes_zkn_impl;
 }
 
-const hwc_block_impl *hwc_aes_zkne64_get(void) {
-    return &aes_zkne64_impl;
+const hwc_block_impl *RV_XNAME(hwc_aes_zkne, _get)(void) {
+    return &aes_zkne_impl;
 }
 
-#endif /* __riscv && __riscv_xlen == 64 */
+#endif /* __riscv */
