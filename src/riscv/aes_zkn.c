@@ -217,44 +217,24 @@ static void zkn64_expand_dec(rv_word *dk, const rv_word *rk, unsigned nr) {
 
 /* Rounds first..nr on a state that has had the rounds before `first`;
  * leaves the last round key un-added (callers fold it into their next
- * XOR). */
-RV_INLINE void enc_rounds_from(const uint64_t *k, unsigned first, unsigned nr, uint64_t *x0, uint64_t *x1) {
+ * XOR). decrypt (a constant): the inverse rounds, with the
+ * equivalent-inverse-cipher keys. */
+RV_INLINE void aes_rounds_from(const uint64_t *k, unsigned first, unsigned nr, int decrypt, uint64_t *x0,
+                               uint64_t *x1) {
     uint64_t a = *x0, b = *x1;
     _Pragma("GCC unroll 14")
     for (unsigned r = first; r < nr; r++) {
-        uint64_t t = rv_aes64esm(a, b) ^ k[2 * r];
-        b = rv_aes64esm(b, a) ^ k[2 * r + 1];
+        uint64_t t = (decrypt ? rv_aes64dsm(a, b) : rv_aes64esm(a, b)) ^ k[2 * r];
+        b = (decrypt ? rv_aes64dsm(b, a) : rv_aes64esm(b, a)) ^ k[2 * r + 1];
         a = t;
     }
-    *x0 = rv_aes64es(a, b);
-    *x1 = rv_aes64es(b, a);
+    *x0 = decrypt ? rv_aes64ds(a, b) : rv_aes64es(a, b);
+    *x1 = decrypt ? rv_aes64ds(b, a) : rv_aes64es(b, a);
 }
 
 /* Rounds 1..nr on a state that already has round key 0 added. */
-RV_INLINE void enc_rounds(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
-    uint64_t a = *x0, b = *x1;
-    _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
-        uint64_t t = rv_aes64esm(a, b) ^ k[2 * r];
-        b = rv_aes64esm(b, a) ^ k[2 * r + 1];
-        a = t;
-    }
-    *x0 = rv_aes64es(a, b);
-    *x1 = rv_aes64es(b, a);
-}
-
-/* The same for decryption, with the equivalent-inverse-cipher keys. */
-RV_INLINE void dec_rounds(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
-    uint64_t a = *x0, b = *x1;
-    _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
-        uint64_t t = rv_aes64dsm(a, b) ^ k[2 * r];
-        b = rv_aes64dsm(b, a) ^ k[2 * r + 1];
-        a = t;
-    }
-    *x0 = rv_aes64ds(a, b);
-    *x1 = rv_aes64ds(b, a);
-}
+#define enc_rounds(k, nr, x0, x1) aes_rounds_from((k), 1, (nr), 0, (x0), (x1))
+#define dec_rounds(k, nr, x0, x1) aes_rounds_from((k), 1, (nr), 1, (x0), (x1))
 
 /* One whole block: E(x) / D(x) with every round key. */
 RV_INLINE void enc_block(const uint64_t *k, unsigned nr, uint64_t *x0, uint64_t *x1) {
@@ -312,61 +292,33 @@ RV_INLINE void ctr_few(const rv_word *rk, unsigned nr, uint64_t w0, uint64_t *w1
 /* Two independent blocks (a, b) through the rounds together: each round
  * key is read once for both, which matters when the kernel's other
  * chaining values leave too few registers for all the keys. */
-RV_INLINE void enc_rounds2_from(const uint64_t *k, unsigned first, unsigned nr, uint64_t a[2], uint64_t b[2]) {
+RV_INLINE void aes_rounds2_from(const uint64_t *k, unsigned first, unsigned nr, int decrypt, uint64_t a[2],
+                                uint64_t b[2]) {
     uint64_t a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
     _Pragma("GCC unroll 14")
     for (unsigned r = first; r < nr; r++) {
-        uint64_t t = rv_aes64esm(a0, a1) ^ k[2 * r];
-        a1 = rv_aes64esm(a1, a0) ^ k[2 * r + 1];
+        uint64_t t = (decrypt ? rv_aes64dsm(a0, a1) : rv_aes64esm(a0, a1)) ^ k[2 * r];
+        a1 = (decrypt ? rv_aes64dsm(a1, a0) : rv_aes64esm(a1, a0)) ^ k[2 * r + 1];
         a0 = t;
-        t = rv_aes64esm(b0, b1) ^ k[2 * r];
-        b1 = rv_aes64esm(b1, b0) ^ k[2 * r + 1];
+        t = (decrypt ? rv_aes64dsm(b0, b1) : rv_aes64esm(b0, b1)) ^ k[2 * r];
+        b1 = (decrypt ? rv_aes64dsm(b1, b0) : rv_aes64esm(b1, b0)) ^ k[2 * r + 1];
         b0 = t;
     }
-    a[0] = rv_aes64es(a0, a1);
-    a[1] = rv_aes64es(a1, a0);
-    b[0] = rv_aes64es(b0, b1);
-    b[1] = rv_aes64es(b1, b0);
-}
-
-RV_INLINE void enc_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
-    enc_rounds2_from(k, 1, nr, a, b);
-}
-
-RV_INLINE void dec_rounds2(const uint64_t *k, unsigned nr, uint64_t a[2], uint64_t b[2]) {
-    uint64_t a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
-    _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
-        uint64_t t = rv_aes64dsm(a0, a1) ^ k[2 * r];
-        a1 = rv_aes64dsm(a1, a0) ^ k[2 * r + 1];
-        a0 = t;
-        t = rv_aes64dsm(b0, b1) ^ k[2 * r];
-        b1 = rv_aes64dsm(b1, b0) ^ k[2 * r + 1];
-        b0 = t;
-    }
-    a[0] = rv_aes64ds(a0, a1);
-    a[1] = rv_aes64ds(a1, a0);
-    b[0] = rv_aes64ds(b0, b1);
-    b[1] = rv_aes64ds(b1, b0);
+    a[0] = decrypt ? rv_aes64ds(a0, a1) : rv_aes64es(a0, a1);
+    a[1] = decrypt ? rv_aes64ds(a1, a0) : rv_aes64es(a1, a0);
+    b[0] = decrypt ? rv_aes64ds(b0, b1) : rv_aes64es(b0, b1);
+    b[1] = decrypt ? rv_aes64ds(b1, b0) : rv_aes64es(b1, b0);
 }
 
 /* ------------------------------------------------------------------ ECB */
 
-RV_INLINE void ecb_enc_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
-    LOAD_KEYS(k, rk, nr);
+/* keys: the encryption schedule, or with decrypt (a constant) the
+ * decryption one. */
+RV_INLINE void ecb_body(const rv_word *keys, unsigned nr, int decrypt, rv_word *out, const rv_word *in, size_t n) {
+    LOAD_KEYS(k, keys, nr);
     for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
         uint64_t x0 = in[0] ^ k[0], x1 = in[1] ^ k[1];
-        enc_rounds(k, nr, &x0, &x1);
-        out[0] = x0 ^ k[2 * nr];
-        out[1] = x1 ^ k[2 * nr + 1];
-    }
-}
-
-RV_INLINE void ecb_dec_body(const rv_word *dk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
-    LOAD_KEYS(k, dk, nr);
-    for (const rv_word *end = in + 2 * n; in != end; in += 2, out += 2) {
-        uint64_t x0 = in[0] ^ k[0], x1 = in[1] ^ k[1];
-        dec_rounds(k, nr, &x0, &x1);
+        aes_rounds_from(k, 1, nr, decrypt, &x0, &x1);
         out[0] = x0 ^ k[2 * nr];
         out[1] = x1 ^ k[2 * nr + 1];
     }
@@ -374,7 +326,7 @@ RV_INLINE void ecb_dec_body(const rv_word *dk, unsigned nr, rv_word *out, const 
 
 __attribute__((noinline)) static void ecb_enc_bulk(const hwc_ks *ks, uint8_t *out, const uint8_t *in,
                                                    size_t nblocks) {
-    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_body(enc_keys(ks), NR, 0, rv_out, rv_in, rv_n)));
 }
 
 RV_INLINE void ecb_enc_few(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
@@ -538,7 +490,7 @@ RV_INLINE void ctr_blocks(const uint64_t *k, unsigned nr, uint64_t x0_keyed, uin
     for (; n >= 2; n -= 2, in += 4, out += 4) {
         uint64_t a[2] = {rv_aes64esm(x0_keyed, x1 ^ k[1]) ^ k[2], high1};
         uint64_t b[2] = {rv_aes64esm(x0_keyed, (x1 + step) ^ k[1]) ^ k[2], high1};
-        enc_rounds2_from(k, 2, nr, a, b);
+        aes_rounds2_from(k, 2, nr, 0, a, b);
         out[0] = a[0] ^ k[2 * nr] ^ in[0];
         out[1] = a[1] ^ k[2 * nr + 1] ^ in[1];
         out[2] = b[0] ^ k[2 * nr] ^ in[2];
@@ -547,7 +499,7 @@ RV_INLINE void ctr_blocks(const uint64_t *k, unsigned nr, uint64_t x0_keyed, uin
     }
     if (n) {
         uint64_t a = rv_aes64esm(x0_keyed, x1 ^ k[1]) ^ k[2], b = high1;
-        enc_rounds_from(k, 2, nr, &a, &b);
+        aes_rounds_from(k, 2, nr, 0, &a, &b);
         out[0] = a ^ k[2 * nr] ^ in[0];
         out[1] = b ^ k[2 * nr + 1] ^ in[1];
         x1 += step;
@@ -770,10 +722,7 @@ RV_INLINE void xts_body(const rv_word *keys, unsigned nr, int decrypt, uint64_t 
         uint64_t u0 = t0, u1 = t1;
         xts_mul_alpha(&u0, &u1);
         uint64_t a[2] = {in[0] ^ t0 ^ k[0], in[1] ^ t1 ^ k[1]}, b[2] = {in[2] ^ u0 ^ k[0], in[3] ^ u1 ^ k[1]};
-        if (decrypt)
-            dec_rounds2(k, nr, a, b);
-        else
-            enc_rounds2(k, nr, a, b);
+        aes_rounds2_from(k, 1, nr, decrypt, a, b);
         out[0] = a[0] ^ k[2 * nr] ^ t0;
         out[1] = a[1] ^ k[2 * nr + 1] ^ t1;
         out[2] = b[0] ^ k[2 * nr] ^ u0;
@@ -784,10 +733,7 @@ RV_INLINE void xts_body(const rv_word *keys, unsigned nr, int decrypt, uint64_t 
     }
     if (n & 1) {
         uint64_t x0 = in[0] ^ t0 ^ k[0], x1 = in[1] ^ t1 ^ k[1];
-        if (decrypt)
-            dec_rounds(k, nr, &x0, &x1);
-        else
-            enc_rounds(k, nr, &x0, &x1);
+        aes_rounds_from(k, 1, nr, decrypt, &x0, &x1);
         out[0] = x0 ^ k[2 * nr] ^ t0;
         out[1] = x1 ^ k[2 * nr + 1] ^ t1;
         xts_mul_alpha(&t0, &t1);
@@ -847,10 +793,7 @@ RV_INLINE void ocb_block(const uint64_t *k, unsigned nr, int decrypt, uint64_t l
         *s0 ^= p0;
         *s1 ^= p1;
     }
-    if (decrypt)
-        dec_rounds(k, nr, &x0, &x1);
-    else
-        enc_rounds(k, nr, &x0, &x1);
+    aes_rounds_from(k, 1, nr, decrypt, &x0, &x1);
     x0 ^= o0 ^ last0;
     x1 ^= o1 ^ last1;
     if (decrypt) {
@@ -876,10 +819,7 @@ RV_INLINE void ocb_pair(const uint64_t *k, unsigned nr, int decrypt, uint64_t la
         *s0 ^= in[0] ^ in[2];
         *s1 ^= in[1] ^ in[3];
     }
-    if (decrypt)
-        dec_rounds2(k, nr, a, b);
-    else
-        enc_rounds2(k, nr, a, b);
+    aes_rounds2_from(k, 1, nr, decrypt, a, b);
     a[0] ^= oa0 ^ last0;
     a[1] ^= oa1 ^ last1;
     b[0] ^= ob0 ^ last0;
@@ -1014,51 +954,50 @@ typedef struct aes_state {
     uint32_t t0, t1, t2, t3;
 } aes_state;
 
-/* Column j of an encryption round: key word, then row r from column j + r. */
-#define ENC_COL(OP, k, a, b, c, d) OP(OP(OP(OP((k), (a), 0), (b), 1), (c), 2), (d), 3)
-/* Column j of a decryption round: row r from column j - r. */
-#define DEC_COL ENC_COL
-
-/* Rounds 1..nr on a state that already has round key 0 added, the last
- * round key included. */
-RV_INLINE aes_state enc_rounds(const rv_word *k, unsigned nr, aes_state s) {
-    _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
-        const rv_word *kr = k + 4 * r;
-        aes_state u;
-        u.t0 = ENC_COL(rv_aes32esmi, kr[0], s.t0, s.t1, s.t2, s.t3);
-        u.t1 = ENC_COL(rv_aes32esmi, kr[1], s.t1, s.t2, s.t3, s.t0);
-        u.t2 = ENC_COL(rv_aes32esmi, kr[2], s.t2, s.t3, s.t0, s.t1);
-        u.t3 = ENC_COL(rv_aes32esmi, kr[3], s.t3, s.t0, s.t1, s.t2);
-        s = u;
+/* One byte-select step of a round (bs a literal): decrypt and last (the
+ * round without (Inv)MixColumns) are constants of the instantiation. */
+#define AES32_STEP(bs)                                                                              \
+    RV_INLINE uint32_t aes32_step_##bs(int decrypt, int last, uint32_t acc, uint32_t x) {          \
+        if (decrypt)                                                                                \
+            return last ? rv_aes32dsi(acc, x, bs) : rv_aes32dsmi(acc, x, bs);                       \
+        return last ? rv_aes32esi(acc, x, bs) : rv_aes32esmi(acc, x, bs);                           \
     }
-    const rv_word *kl = k + 4 * nr;
+AES32_STEP(0)
+AES32_STEP(1)
+AES32_STEP(2)
+AES32_STEP(3)
+#undef AES32_STEP
+
+/* Column j of a round: key word, then row r from column j + r (ShiftRows)
+ * or from column j - r (InvShiftRows), the callers' operand order. */
+#define AES32_COL(dec, last, kw, a, b, c, d)                                                        \
+    aes32_step_3(dec, last, aes32_step_2(dec, last, aes32_step_1(dec, last, aes32_step_0(dec, last, (kw), (a)), (b)), \
+                                         (c)),                                                      \
+                 (d))
+
+RV_INLINE aes_state aes32_round(const rv_word *kr, int decrypt, int last, aes_state s) {
     aes_state u;
-    u.t0 = ENC_COL(rv_aes32esi, kl[0], s.t0, s.t1, s.t2, s.t3);
-    u.t1 = ENC_COL(rv_aes32esi, kl[1], s.t1, s.t2, s.t3, s.t0);
-    u.t2 = ENC_COL(rv_aes32esi, kl[2], s.t2, s.t3, s.t0, s.t1);
-    u.t3 = ENC_COL(rv_aes32esi, kl[3], s.t3, s.t0, s.t1, s.t2);
+    if (decrypt) {
+        u.t0 = AES32_COL(1, last, kr[0], s.t0, s.t3, s.t2, s.t1);
+        u.t1 = AES32_COL(1, last, kr[1], s.t1, s.t0, s.t3, s.t2);
+        u.t2 = AES32_COL(1, last, kr[2], s.t2, s.t1, s.t0, s.t3);
+        u.t3 = AES32_COL(1, last, kr[3], s.t3, s.t2, s.t1, s.t0);
+    } else {
+        u.t0 = AES32_COL(0, last, kr[0], s.t0, s.t1, s.t2, s.t3);
+        u.t1 = AES32_COL(0, last, kr[1], s.t1, s.t2, s.t3, s.t0);
+        u.t2 = AES32_COL(0, last, kr[2], s.t2, s.t3, s.t0, s.t1);
+        u.t3 = AES32_COL(0, last, kr[3], s.t3, s.t0, s.t1, s.t2);
+    }
     return u;
 }
 
-RV_INLINE aes_state dec_rounds(const rv_word *k, unsigned nr, aes_state s) {
+/* Rounds 1..nr on a state that already has round key 0 added, the last
+ * round key included; decrypt (a constant): the equivalent inverse cipher. */
+RV_INLINE aes_state aes_rounds(const rv_word *k, unsigned nr, int decrypt, aes_state s) {
     _Pragma("GCC unroll 14")
-    for (unsigned r = 1; r < nr; r++) {
-        const rv_word *kr = k + 4 * r;
-        aes_state u;
-        u.t0 = DEC_COL(rv_aes32dsmi, kr[0], s.t0, s.t3, s.t2, s.t1);
-        u.t1 = DEC_COL(rv_aes32dsmi, kr[1], s.t1, s.t0, s.t3, s.t2);
-        u.t2 = DEC_COL(rv_aes32dsmi, kr[2], s.t2, s.t1, s.t0, s.t3);
-        u.t3 = DEC_COL(rv_aes32dsmi, kr[3], s.t3, s.t2, s.t1, s.t0);
-        s = u;
-    }
-    const rv_word *kl = k + 4 * nr;
-    aes_state u;
-    u.t0 = DEC_COL(rv_aes32dsi, kl[0], s.t0, s.t3, s.t2, s.t1);
-    u.t1 = DEC_COL(rv_aes32dsi, kl[1], s.t1, s.t0, s.t3, s.t2);
-    u.t2 = DEC_COL(rv_aes32dsi, kl[2], s.t2, s.t1, s.t0, s.t3);
-    u.t3 = DEC_COL(rv_aes32dsi, kl[3], s.t3, s.t2, s.t1, s.t0);
-    return u;
+    for (unsigned r = 1; r < nr; r++)
+        s = aes32_round(k + 4 * r, decrypt, 0, s);
+    return aes32_round(k + 4 * nr, decrypt, 1, s);
 }
 
 RV_INLINE aes_state xor_state(aes_state a, aes_state b) {
@@ -1074,13 +1013,12 @@ RV_INLINE void store_state(rv_word *p, aes_state s) {
     p[3] = s.t3;
 }
 
-/* E(x) / D(x) of one whole block. */
-RV_INLINE aes_state enc_block(const rv_word *k, unsigned nr, aes_state x) {
-    return enc_rounds(k, nr, xor_state(x, load_state(k)));
+/* E(x), or D(x) with decrypt (a constant), of one whole block. */
+RV_INLINE aes_state aes_block(const rv_word *k, unsigned nr, int decrypt, aes_state x) {
+    return aes_rounds(k, nr, decrypt, xor_state(x, load_state(k)));
 }
-RV_INLINE aes_state dec_block(const rv_word *k, unsigned nr, aes_state x) {
-    return dec_rounds(k, nr, xor_state(x, load_state(k)));
-}
+#define enc_block(k, nr, x) aes_block((k), (nr), 0, (x))
+#define dec_block(k, nr, x) aes_block((k), (nr), 1, (x))
 
 RV_INLINE aes_state load_chain(const uint8_t *p) {
     uint32_t w[4];
@@ -1111,20 +1049,16 @@ RV_INLINE void store_chain(uint8_t *p, aes_state s) {
 
 /* ------------------------------------------------------------------ ECB */
 
-RV_INLINE void ecb_enc_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
-    LOCAL_KEYS(k, rk, nr);
+/* keys: the encryption schedule, or with decrypt (a constant) the
+ * decryption one. */
+RV_INLINE void ecb_body(const rv_word *keys, unsigned nr, int decrypt, rv_word *out, const rv_word *in, size_t n) {
+    LOCAL_KEYS(k, keys, nr);
     for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
-        store_state(out, enc_block(k, nr, load_state(in)));
-}
-
-RV_INLINE void ecb_dec_body(const rv_word *rk, unsigned nr, rv_word *out, const rv_word *in, size_t n) {
-    LOCAL_KEYS(k, rk, nr);
-    for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4)
-        store_state(out, dec_block(k, nr, load_state(in)));
+        store_state(out, aes_block(k, nr, decrypt, load_state(in)));
 }
 
 static void hwc_aes_ecb_enc_zkn32(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_enc_body(enc_keys(ks), NR, rv_out, rv_in, rv_n)));
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_body(enc_keys(ks), NR, 0, rv_out, rv_in, rv_n)));
 }
 
 /* ------------------------------------------------------------------ CBC */
@@ -1211,7 +1145,7 @@ RV_INLINE void ctr_body(const rv_word *rk, unsigned nr, ctr_value *c, int wide, 
         const uint32_t w2 = rv_bswap_base((uint32_t)(c->lo >> 32)) ^ k[2];
         uint32_t w3 = rv_bswap_base((uint32_t)c->lo);
         for (size_t i = 0; i < run; i++, in += 4, out += 4) {
-            const aes_state s = enc_rounds(k, nr, (aes_state){w0, w1, w2, w3 ^ k[3]});
+            const aes_state s = aes_rounds(k, nr, 0, (aes_state){w0, w1, w2, w3 ^ k[3]});
             store_state(out, xor_state(s, load_state(in)));
             w3 += step;
         }
@@ -1245,7 +1179,7 @@ RV_INLINE void xts_body(const rv_word *rk, unsigned nr, int decrypt, aes_state *
     aes_state t = *tw;
     for (const rv_word *end = in + 4 * n; in != end; in += 4, out += 4) {
         const aes_state x = xor_state(load_state(in), t);
-        const aes_state y = decrypt ? dec_block(k, nr, x) : enc_block(k, nr, x);
+        const aes_state y = aes_block(k, nr, decrypt, x);
         store_state(out, xor_state(y, t));
         t = xts_mul_alpha(t);
     }
@@ -1286,7 +1220,7 @@ RV_INLINE void ocb_body(const rv_word *rk, unsigned nr, int decrypt, const rv_wo
         const aes_state p = load_state(in);
         o = ocb_next_offset(L, index, o);
         const aes_state x = xor_state(p, o);
-        const aes_state r = xor_state(decrypt ? dec_block(k, nr, x) : enc_block(k, nr, x), o);
+        const aes_state r = xor_state(aes_block(k, nr, decrypt, x), o);
         sum = xor_state(sum, decrypt ? r : p);
         store_state(out, r);
     }
@@ -1327,7 +1261,7 @@ static void RV_XNAME(hwc_aes_set_key_zkne, )(hwc_ks *ks, const uint8_t *key, siz
 /* ------------------------------------------------- mode entry points */
 
 static void RV_XNAME(hwc_aes_ecb_dec_zkn, )(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_dec_body(dec_keys(ks), NR, rv_out, rv_in, rv_n)));
+    ZKN_BY_ROUNDS(ks, RV_STREAM(out, in, nblocks, ecb_body(dec_keys(ks), NR, 1, rv_out, rv_in, rv_n)));
 }
 
 /* zkne's decryption: the portable AES on its own schedule. */

@@ -177,6 +177,7 @@ static const hwc_block_impl aes_zvkned_impl;
 #define ZV_DEC_W8(s, vl) AES_DEC(ZV_NR, s, vl, u32m8)
 #define ZV_KEYS_ENC8 AES_KEYS8(ZV_NR)
 #define ZV_KEYS_DEC8 AES_KEYS8(ZV_NR)
+#define ZV_KEYS8(decrypt) AES_KEYS8(ZV_NR) /* one schedule serves both directions */
 #define ZV_W8_IN_PLACE 1
 #define ZV_ENC_W8_NATIVE(s, vl)                                                                \
     do {                                                                                       \

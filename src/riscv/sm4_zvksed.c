@@ -104,6 +104,7 @@ static const hwc_block_impl sm4_zvksed_impl;
 #define ZV_ENC_W8_NATIVE(s, vl) SM4_CRYPT8_NATIVE(s, vl)
 #define ZV_KEYS_ENC8 SM4_KEYS8(0)
 #define ZV_KEYS_DEC8 SM4_KEYS8(SM4_DEC_WORD)
+#define ZV_KEYS8(decrypt) SM4_KEYS8((decrypt) ? SM4_DEC_WORD : 0)
 #define ZV_W8_IN_PLACE 0
 /* CBC-MAC chain form (zv_chain.h): data enter byte-swapped (X = vrev8(P))
  * and the chain state is the block after the eight vsm4r, before its word

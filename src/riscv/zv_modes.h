@@ -14,6 +14,7 @@
  *                      cipher that swaps them itself (SM4) skips both swaps
  *   ZV_KEYS_DEC, ZV_DEC_W(s, vl), ZV_DEC_W8(s, vl)   the same for decryption
  *   ZV_KEYS_ENC8, ZV_KEYS_DEC8   the keys for the LMUL=8 kernels: v1..v15
+ *   ZV_KEYS8(decrypt)  either of those, decrypt a constant
  *                      only, so v16..v31 hold two groups of blocks
  *   ZV_W8_IN_PLACE     1 if ZV_ENC_W8/ZV_DEC_W8 need no second group (AES),
  *                      so a kernel may keep another group live across them;
@@ -34,54 +35,49 @@
  * wiped: no branch or address depends on them.
  */
 
-ZV_INLINE void ZV_FN(ecb_enc_body)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks, const int a32) {
-    ZV_KEYS_ENC8;
+/* The LMUL=8 rounds of either direction, decrypt a constant. */
+#define ZV_CRYPT_W8(decrypt, s, vl) \
+    do {                            \
+        if (decrypt) {              \
+            ZV_DEC_W8(s, vl);       \
+        } else {                    \
+            ZV_ENC_W8(s, vl);       \
+        }                           \
+    } while (0)
+
+/* decrypt is a constant of each instance: the rounds (ZV_CRYPT_W8) and the
+ * round keys (ZV_KEYS8) of that direction. */
+ZV_INLINE void ZV_FN(ecb_body)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks, const int decrypt,
+                               const int a32) {
+    ZV_KEYS8(decrypt);
     const size_t stride = zv_group_bytes8(), vlmax = stride / 4, bytes = 16 * nblocks, rem = bytes % stride;
     const uint8_t *end = in + (bytes - rem);
     while (in != end) {
         zv_w8 s = zv_ld_w8(a32, in, vlmax);
-        ZV_ENC_W8(s, vlmax);
+        ZV_CRYPT_W8(decrypt, s, vlmax);
         zv_st_w8(a32, out, s, vlmax);
         in += stride;
         out += stride;
     }
     if (rem != 0) {
         zv_w8 s = zv_ld_w8(a32, in, rem / 4);
-        ZV_ENC_W8(s, rem / 4);
+        ZV_CRYPT_W8(decrypt, s, rem / 4);
         zv_st_w8(a32, out, s, rem / 4);
     }
 }
 
 static void ZV_FN(ecb_enc)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
     if (zv_aligned4(out, in))
-        ZV_FN(ecb_enc_body)(ks, out, in, nblocks, 1);
+        ZV_FN(ecb_body)(ks, out, in, nblocks, 0, 1);
     else
-        ZV_FN(ecb_enc_body)(ks, out, in, nblocks, 0);
-}
-
-ZV_INLINE void ZV_FN(ecb_dec_body)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks, const int a32) {
-    ZV_KEYS_DEC8;
-    const size_t stride = zv_group_bytes8(), vlmax = stride / 4, bytes = 16 * nblocks, rem = bytes % stride;
-    const uint8_t *end = in + (bytes - rem);
-    while (in != end) {
-        zv_w8 s = zv_ld_w8(a32, in, vlmax);
-        ZV_DEC_W8(s, vlmax);
-        zv_st_w8(a32, out, s, vlmax);
-        in += stride;
-        out += stride;
-    }
-    if (rem != 0) {
-        zv_w8 s = zv_ld_w8(a32, in, rem / 4);
-        ZV_DEC_W8(s, rem / 4);
-        zv_st_w8(a32, out, s, rem / 4);
-    }
+        ZV_FN(ecb_body)(ks, out, in, nblocks, 0, 0);
 }
 
 static void ZV_FN(ecb_dec)(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
     if (zv_aligned4(out, in))
-        ZV_FN(ecb_dec_body)(ks, out, in, nblocks, 1);
+        ZV_FN(ecb_body)(ks, out, in, nblocks, 1, 1);
     else
-        ZV_FN(ecb_dec_body)(ks, out, in, nblocks, 0);
+        ZV_FN(ecb_body)(ks, out, in, nblocks, 1, 0);
 }
 
 /*
