@@ -26,15 +26,15 @@ const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
 
 /* RISC-V (src/riscv/): each is declared only where its file is compiled. */
 #if defined(__riscv) && __riscv_xlen == 64
-/* AES with Zkne + Zknd (riscv/aes_zkn64.c). */
+/* AES with Zkne + Zknd (riscv/aes_zkn.c). */
 const hwc_block_impl *hwc_aes_zkn64_get(void);
 /* AES with Zkne only: hardware for every kernel that encrypts blocks, the
- * portable ct AES for the decryption direction (riscv/aes_zkn64.c). */
+ * portable ct AES for the decryption direction (riscv/aes_zkn.c). */
 const hwc_block_impl *hwc_aes_zkne64_get(void);
 /* SM4 with Zksed alone: its instructions take byte-reversed words, so no
- * byte swap is ever needed (sm4_zksed64.c). */
+ * byte swap is ever needed (riscv/sm4_zksed.c). */
 const hwc_block_impl *hwc_sm4_zksed64_get(void);
-/* GHASH with clmul/clmulh from Zbc or Zbkc (ghash_clmul64.c). */
+/* GHASH with clmul/clmulh from Zbc or Zbkc (riscv/ghash_clmul.c). */
 const hwc_ghash_impl *hwc_ghash_clmul64_get(void);
 #endif
 
@@ -53,13 +53,13 @@ const hwc_ghash_impl *hwc_ghash_zvbc_get(void);
 #endif
 
 #if defined(__riscv) && __riscv_xlen == 32
-/* AES with Zkne + Zknd (aes_zkn32.c: aes32esmi/aes32dsmi). */
+/* AES with Zkne + Zknd (riscv/aes_zkn.c: aes32esmi/aes32dsmi). */
 const hwc_block_impl *hwc_aes_zkn32_get(void);
-/* AES with Zkne only: hardware encryption, ct decryption (aes_zkn32.c). */
+/* AES with Zkne only: hardware encryption, ct decryption (riscv/aes_zkn.c). */
 const hwc_block_impl *hwc_aes_zkne32_get(void);
-/* SM4 with Zksed (sm4_zksed32.c). */
+/* SM4 with Zksed (riscv/sm4_zksed.c). */
 const hwc_block_impl *hwc_sm4_zksed32_get(void);
-/* GHASH with 32-bit clmul/clmulh from Zbc or Zbkc (ghash_clmul32.c). */
+/* GHASH with 32-bit clmul/clmulh from Zbc or Zbkc (riscv/ghash_clmul.c). */
 const hwc_ghash_impl *hwc_ghash_clmul32_get(void);
 #endif
 
