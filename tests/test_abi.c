@@ -1,10 +1,10 @@
 /* ABI harness for the back-end kernels.
  *
  * The back ends are C with intrinsics and inline assembly, so the compiler
- * saves what it uses, and the AArch64 AES loops are assembly
- * (src/arm/aes_armv8ce_bulk.S), which saves d8-d15 itself; what this guards
- * against is inline assembly with a wrong clobber list and a wrong save in
- * hand-written assembly.
+ * saves what it uses, and the AArch64 AES, GHASH and SM4E loops are
+ * assembly (the _bulk.S files of src/arm), which save the d8-d15 they use;
+ * what this guards against is inline assembly with a wrong clobber list and
+ * a wrong save in hand-written assembly.
  *
  * A trampoline (assembly, below) fills every callee-saved register with
  * random values, calls a kernel, and records the registers after return:
