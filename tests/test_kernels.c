@@ -26,8 +26,14 @@
 #define MAX_BLOCKS 257
 #define SLACK 8 /* room for misaligned starts */
 
-static const size_t all_counts[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  11, 12,  15,  16, 17,
-                                    23, 24, 31, 32, 33, 47, 48, 63, 64, 65, 100, 129, 257};
+/* Every count up to 66: each tail length after one and two batches of the
+ * 16- and 32-block kernels (fused GCM handles its tail in the same call);
+ * then a spread of tails after more batches. */
+static const size_t all_counts[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+                                    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+                                    34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
+                                    51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67,
+                                    70, 74, 77, 83, 86, 90, 93, 95, 96, 97, 100, 127, 128, 129, 130, 257};
 
 typedef struct {
     const hwc_block_impl *im;

@@ -43,6 +43,10 @@ VAES_PRIMITIVE vec v_lane_top_words(int n, int step) { return _mm256_set_epi32(n
 VAES_PRIMITIVE vec v_set_last_word(vec a, uint32_t w) { return _mm256_blend_epi32(a, _mm256_set1_epi32((int)w), 0x88); }
 /* k in both 64-bit halves of lane k. */
 VAES_PRIMITIVE vec v_lane_counts(void) { return _mm256_set_epi64x(1, 1, 0, 0); }
+/* The first k (1..LANES-1) blocks at p, the other lanes zero; the store
+ * writes those k blocks only. */
+VAES_PRIMITIVE vec v_load_part(const uint8_t *p, unsigned k) { (void)k; return _mm256_zextsi128_si256(x86_loadu(p)); }
+VAES_PRIMITIVE void v_store_part(uint8_t *p, vec a, unsigned k) { (void)k; x86_storeu(p, _mm256_castsi256_si128(a)); }
 
 /* The key schedule: the AES-NI one, followed by the 128-bit table. */
 typedef struct vaes_schedule {
@@ -67,7 +71,7 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 
 /* GCM: the sixteen powers of a batch are the vpclmul key itself. */
 #define GCM_COUNT_IN_PLACE 1
-#define GCM_WIDE_MIN 16
+#define GCM_WIDE_MIN 1
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;
 } gcm_table;
@@ -76,8 +80,8 @@ static inline void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
     t->karatsuba = vpclmul_karatsuba_slots(hk);
 }
 static inline void gcm_table_wipe(gcm_table *t) { (void)t; }
-#define gcm_table_power(t, q) ((t)->power + 32 * (q))
-#define gcm_table_karatsuba(t, q) ((t)->karatsuba + 32 * (q))
+#define gcm_table_slot(t, s) ((t)->power + 16 * (s))
+#define gcm_table_kslot(t, s) ((t)->karatsuba + 16 * (s))
 static inline size_t gcm_tail(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                               uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     (void)ks, (void)hk, (void)decrypt, (void)ctr, (void)ghash_state, (void)out, (void)in, (void)nblocks;

@@ -57,6 +57,14 @@ VAES_PRIMITIVE vec v_set_last_word(vec a, uint32_t w) {
 }
 /* k in both 64-bit halves of lane k. */
 VAES_PRIMITIVE vec v_lane_counts(void) { return _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0); }
+/* The first k (1..LANES-1) blocks at p, the other lanes zero (masked: no
+ * byte past them is read); the store writes those k blocks only. */
+VAES_PRIMITIVE vec v_load_part(const uint8_t *p, unsigned k) {
+    return _mm512_maskz_loadu_epi64((__mmask8)((1u << (2 * k)) - 1), (const void *)p);
+}
+VAES_PRIMITIVE void v_store_part(uint8_t *p, vec a, unsigned k) {
+    _mm512_mask_storeu_epi64((void *)p, (__mmask8)((1u << (2 * k)) - 1), a);
+}
 
 static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
     hwc_aes_vaes_get()->set_key(ks, key, key_len, want_dec);
@@ -98,8 +106,8 @@ VAES_PRIMITIVE void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
     memcpy(t->karatsuba[VPCLMUL_POWERS], key_karatsuba, 16 * VPCLMUL_POWERS);
 }
 static inline void gcm_table_wipe(gcm_table *t) { hwc_wipe(t, sizeof *t); }
-#define gcm_table_power(t, q) ((t)->power[LANES * (q)])
-#define gcm_table_karatsuba(t, q) ((t)->karatsuba[LANES * (q)])
+#define gcm_table_slot(t, s) ((t)->power[s])
+#define gcm_table_kslot(t, s) ((t)->karatsuba[s])
 static size_t gcm_tail(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                        uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     const hwc_block_impl *narrow = hwc_aes_vaes_get();

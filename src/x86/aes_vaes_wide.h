@@ -503,6 +503,18 @@ typedef struct clmul_accv {
     vec lo, mid, hi;
 } clmul_accv;
 
+V_INLINE void acc_zero(clmul_accv *acc) {
+    acc->lo = acc->mid = acc->hi = v_zero();
+}
+
+/* acc += x * h lane-wise: three products (Karatsuba; h_mid holds hi ^ lo
+ * of each lane's power). */
+V_INLINE void acc_mul(clmul_accv *acc, vec x, vec h, vec h_mid) {
+    acc->lo = v_xor(acc->lo, v_clmul(x, h, 0x00));
+    acc->hi = v_xor(acc->hi, v_clmul(x, h, 0x11));
+    acc->mid = v_xor(acc->mid, v_clmul(v_xor(x, v_swap64(x)), h_mid, 0x00));
+}
+
 /* Register q of a batch of ciphertext into the GHASH sum; the state joins
  * the batch's first block. */
 V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, const uint8_t *blocks,
@@ -510,39 +522,114 @@ V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i stat
     vec x = v_shuffle8(v_loadu(blocks + VBYTES * q), byteswap_lanes());
     if (q == 0)
         x = v_xor(x, v_zext(state));
-    const vec h = v_loadu(gcm_table_power(t, q));
-    const vec h_mid = v_loadu(gcm_table_karatsuba(t, q));
-    acc->lo = v_xor(acc->lo, v_clmul(x, h, 0x00));
-    acc->hi = v_xor(acc->hi, v_clmul(x, h, 0x11));
-    acc->mid = v_xor(acc->mid, v_clmul(v_xor(x, v_swap64(x)), h_mid, 0x00));
+    acc_mul(acc, x, v_loadu(gcm_table_slot(t, LANES * q)), v_loadu(gcm_table_kslot(t, LANES * q)));
 }
 
-V_INLINE void acc_zero(clmul_accv *acc) {
-    acc->lo = acc->mid = acc->hi = v_zero();
-}
-
-V_INLINE __m128i ghash_reduce(const clmul_accv *acc) {
+V_INLINE clmul_acc acc_fold(const clmul_accv *acc) {
     clmul_acc r;
     r.lo = v_fold(acc->lo);
     r.mid = v_fold(acc->mid);
     r.hi = v_fold(acc->hi);
+    return r;
+}
+
+V_INLINE __m128i ghash_reduce(const clmul_accv *acc) {
+    const clmul_acc r = acc_fold(acc);
     return clmul_acc_reduce(&r);
 }
 
-/* The counter blocks of a batch, whitened with round key 0. prefix is the
- * big-endian counter block in every lane; counter its last word. */
-V_INLINE void gcm_counters(vec b[WIDE], vec prefix, uint32_t counter, vec first) {
+/* GHASH of n blocks (1..BATCH) with one reduction: block j takes
+ * H^(n-j), the table's slot BATCH - n + j. The first n % LANES blocks go
+ * one at a time (128-bit products), the rest a register at a time; the
+ * state joins the first block. */
+V_INLINE __m128i ghash_blocks(const gcm_table *t, __m128i state, const uint8_t *p, size_t n) {
+    const __m128i bswap = pclmul_byteswap_mask();
+    size_t slot = BATCH - n;
+    const size_t singles = n % LANES;
+    clmul_acc single;
+    single.lo = single.mid = single.hi = _mm_setzero_si128();
+    for (size_t i = 0; i < singles; i++, p += 16, slot++) {
+        __m128i x = _mm_shuffle_epi8(x86_loadu(p), bswap);
+        if (i == 0)
+            x = _mm_xor_si128(x, state);
+        clmul_acc_add(&single, x, _mm_loadu_si128((const __m128i *)(const void *)gcm_table_slot(t, slot)),
+                      _mm_loadu_si128((const __m128i *)(const void *)gcm_table_kslot(t, slot)));
+    }
+    clmul_accv acc;
+    acc_zero(&acc);
+    for (size_t i = singles; i < n; i += LANES, p += VBYTES, slot += LANES) {
+        vec x = v_shuffle8(v_loadu(p), byteswap_lanes());
+        if (i == 0)
+            x = v_xor(x, v_zext(state));
+        acc_mul(&acc, x, v_loadu(gcm_table_slot(t, slot)), v_loadu(gcm_table_kslot(t, slot)));
+    }
+    clmul_acc sum = acc_fold(&acc);
+    sum.lo = _mm_xor_si128(sum.lo, single.lo);
+    sum.mid = _mm_xor_si128(sum.mid, single.mid);
+    sum.hi = _mm_xor_si128(sum.hi, single.hi);
+    return clmul_acc_reduce(&sum);
+}
+
+/* The counter blocks of registers j0..j0+n-1 of a batch, whitened with
+ * round key 0. prefix is the big-endian counter block in every lane;
+ * counter its last word (the batch's first block). */
+V_INLINE void gcm_counters(vec *b, unsigned j0, unsigned n, vec prefix, uint32_t counter, vec first) {
     const vec base = v_set_last_word(prefix, __builtin_bswap32(counter));
     if (GCM_COUNT_IN_PLACE && (counter & 0xff) <= 0x100 - BATCH) {
         /* The last byte does not wrap: add to it in place. */
-        for (unsigned j = 0; j < WIDE; j++)
-            b[j] = v_xor(v_add32(base, v_lane_top_words((int)((LANES * j) << 24), 1 << 24)), first);
+        for (unsigned j = 0; j < n; j++)
+            b[j] = v_xor(v_add32(base, v_lane_top_words((int)((LANES * (j0 + j)) << 24), 1 << 24)), first);
     } else {
         const vec bswap = byteswap_lanes();
         const vec reversed = v_shuffle8(base, bswap);
-        for (unsigned j = 0; j < WIDE; j++)
-            b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * j), 1)), bswap), first);
+        for (unsigned j = 0; j < n; j++)
+            b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * (j0 + j)), 1)), bswap), first);
     }
+}
+
+/* CTR32 of G registers (G <= WIDE, a constant), register j0 onwards of a
+ * batch whose first counter is `counter`; the last register holds only
+ * `part` blocks (1..LANES) when part < LANES. */
+V_INLINE void gcm_ctr_group(const __m128i *rk, unsigned nr, vec prefix, uint32_t counter, unsigned j0, unsigned G,
+                            unsigned part, uint8_t *out, const uint8_t *in) {
+    vec b[WIDE], data[WIDE];
+    gcm_counters(b, j0, G, prefix, counter, round_key(rk, 0));
+    for (unsigned j = 0; j < G; j++)
+        data[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
+    for (unsigned r = 1; r < nr; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < G; j++)
+            b[j] = v_aesenc(b[j], k);
+    }
+    const vec last = round_key(rk, nr);
+    for (unsigned j = 0; j < G; j++) {
+        b[j] = v_aesenclast(b[j], v_xor(last, data[j]));
+        if (j == G - 1 && part < LANES)
+            v_store_part(out + VBYTES * j, b[j], part);
+        else
+            v_storeu(out + VBYTES * j, b[j]);
+    }
+}
+
+/* CTR32 of n blocks, 1..BATCH-1, starting at `counter`: groups of 4, 2
+ * and 1 registers, then a register of the last n % LANES blocks. */
+V_INLINE void gcm_ctr_tail(const __m128i *rk, unsigned nr, vec prefix, uint32_t counter, size_t n, uint8_t *out,
+                           const uint8_t *in) {
+    unsigned j = 0, regs = (unsigned)(n / LANES);
+    if (regs & 4) {
+        gcm_ctr_group(rk, nr, prefix, counter, j, 4, LANES, out, in);
+        j += 4;
+    }
+    if (regs & 2) {
+        gcm_ctr_group(rk, nr, prefix, counter, j, 2, LANES, out + VBYTES * j, in + VBYTES * j);
+        j += 2;
+    }
+    if (regs & 1) {
+        gcm_ctr_group(rk, nr, prefix, counter, j, 1, LANES, out + VBYTES * j, in + VBYTES * j);
+        j += 1;
+    }
+    if (n % LANES != 0)
+        gcm_ctr_group(rk, nr, prefix, counter, j, 1, (unsigned)(n % LANES), out + VBYTES * j, in + VBYTES * j);
 }
 
 /* One batch: CTR32 encryption of BATCH blocks (in -> out) with GHASH of the
@@ -553,7 +640,7 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
     vec b[WIDE];
     clmul_accv acc;
     acc_zero(&acc);
-    gcm_counters(b, prefix, counter, round_key(rk, 0));
+    gcm_counters(b, 0, WIDE, prefix, counter, round_key(rk, 0));
     /* nr >= 10, so rounds 1..8 each carry one register of GHASH work;
      * register 0, which takes the state from the previous batch, comes
      * last, so that state's chain (reduction, then one product) is short. */
@@ -586,47 +673,62 @@ V_INLINE __m128i ghash_batch(const gcm_table *t, __m128i state, const uint8_t *b
     return ghash_reduce(&acc);
 }
 
+/* nblocks (>= 1) whole blocks: the batches, then a tail of fewer than BATCH
+ * blocks in the same call (its CTR in groups of registers, its GHASH with
+ * the last powers of the table), so an update pays one call and no hand-over. */
 V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nbatches, unsigned nr) {
+                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks, unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
     const __m128i bswap = pclmul_byteswap_mask();
     const vec prefix = v_bcast(x86_loadu(ctr));
     uint32_t counter = hwc_load_be32(ctr + 12);
     __m128i state = _mm_shuffle_epi8(x86_loadu(ghash_state), bswap);
+    size_t nbatches = nblocks / BATCH;
+    const size_t rem = nblocks % BATCH;
     gcm_table t;
     gcm_table_init(&t, hk);
     if (decrypt) {
         /* GHASH reads each batch's ciphertext before CTR overwrites it. */
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
+        if (rem != 0) {
+            state = ghash_blocks(&t, state, in, rem);
+            gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
+        }
+    } else if (nbatches == 0) {
+        gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
+        state = ghash_blocks(&t, state, out, rem);
     } else {
         /* Encryption hashes the previous batch's output while making the
-         * next one; the last batch is hashed alone. */
+         * next one; the last batch is hashed with the tail. */
         state = gcm_batch(rk, nr, &t, prefix, counter, state, NULL, out, in);
         counter += BATCH;
         for (nbatches--; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
+        if (rem != 0)
+            gcm_ctr_tail(rk, nr, prefix, counter, rem, out + BATCH_BYTES, in + BATCH_BYTES);
         state = ghash_batch(&t, state, out);
+        if (rem != 0)
+            state = ghash_blocks(&t, state, out + BATCH_BYTES, rem);
     }
+    counter += (uint32_t)rem;
     gcm_table_wipe(&t);
     hwc_store_be32(ctr + 12, counter);
     x86_storeu(ghash_state, _mm_shuffle_epi8(state, bswap));
 }
 
-static V_NOINLINE void gcm_batches(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                                   uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nbatches) {
-    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, out, in, nbatches);
+static V_NOINLINE void gcm_blocks(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                                  uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
 }
 
-/* Whole batches from GCM_WIDE_MIN blocks, then gcm_tail() for the rest; the
- * mode finishes whatever neither took with ctr32 and GHASH. */
+/* Every block from GCM_WIDE_MIN on; below, gcm_tail() gets them all. */
 static size_t vaes_gcm(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                        uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks >= GCM_WIDE_MIN ? nblocks / BATCH : 0;
-    if (wide != 0)
-        gcm_batches(ks, hk, decrypt, ctr, ghash_state, out, in, wide);
-    return wide * BATCH + gcm_tail(ks, hk, decrypt, ctr, ghash_state, out + wide * BATCH_BYTES,
-                                   in + wide * BATCH_BYTES, nblocks - wide * BATCH);
+    if (nblocks < GCM_WIDE_MIN)
+        return gcm_tail(ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
+    gcm_blocks(ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
+    return nblocks;
 }
 
 static size_t vaes_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
