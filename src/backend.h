@@ -103,6 +103,18 @@ typedef struct hwc_block_impl {
                       uint8_t *out, const uint8_t *in, size_t nblocks);
     size_t (*gcm_dec)(const hwc_ks *ks, const struct hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                       uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* Optional: a whole GCM step in one call, for the same back ends (the
+     * paired GHASH wrote hk). In order: GHASH absorbs the npre (0..2) blocks
+     * at pre (GCM byte order: a waiting AAD block, a completed partial data
+     * block); CTR32 stitched with GHASH of the ciphertext (of in when
+     * decrypt, else of out) runs over all nblocks whole blocks, ctr and
+     * ghash_state updated as above; the n_ecb (0..2) blocks at ecb are
+     * encrypted in place (e.g. the counter block of a partial last block
+     * and J0 for the tag). When set, gcm.c makes one such call per update or
+     * whole message instead of separate GHASH, CTR and cipher calls. */
+    void (*gcm_crypt)(const hwc_ks *ks, const struct hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                      uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out, const uint8_t *in,
+                      size_t nblocks, uint8_t *ecb, size_t n_ecb);
     /* Optional fused CCM over whole blocks: CTR (ctr incremented as a
      * 128-bit big-endian integer, like ctr128) interleaved with the CBC-MAC
      * of the plaintext, so the two serial chains overlap. Encryption: mac
@@ -126,8 +138,9 @@ typedef struct hwc_block_impl {
     void (*kw_winv)(const hwc_ks *ks, int decrypt, uint8_t a[8], uint8_t *r, size_t n);
 } hwc_block_impl;
 
-/* GHASH key: the back end's precomputed powers of H. */
-#define HWC_GHASH_KEY_BYTES 512
+/* GHASH key: the back end's precomputed powers of H (the largest:
+ * "vpclmul512", H^32..H^1 and their Karatsuba halves). */
+#define HWC_GHASH_KEY_BYTES 1024
 typedef struct hwc_ghash_key {
     alignas(64) uint8_t bytes[HWC_GHASH_KEY_BYTES];
 } hwc_ghash_key;

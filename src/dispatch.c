@@ -58,6 +58,7 @@ static const block_getter sm4_getters[] = {
 };
 static const ghash_getter ghash_getters[] = {
 #if defined(__x86_64__)
+    hwc_ghash_vpclmul512_get,
     hwc_ghash_vpclmul_get,
     hwc_ghash_pclmul_get,
 #endif

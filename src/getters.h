@@ -23,6 +23,7 @@ const hwc_block_impl *hwc_sm4_gfni_get(void);
 const hwc_block_impl *hwc_sm4_gfni512_get(void);
 const hwc_ghash_impl *hwc_ghash_pclmul_get(void);
 const hwc_ghash_impl *hwc_ghash_vpclmul_get(void);
+const hwc_ghash_impl *hwc_ghash_vpclmul512_get(void);
 
 /* RISC-V (src/riscv/): each is declared only where its file is compiled. */
 #if defined(__riscv) && __riscv_xlen == 64

@@ -1,9 +1,12 @@
-/* Short whole AEAD messages, which hwc_aead_seal/open run through a
- * one-pass path for GCM (src/modes/gcm.c, its aead_oneshot) instead of the
- * streaming calls.  For every GCM cipher on every available back end, every
- * data length 0..272 (across the short-path limit of 256 and the wide
- * back ends' batch sizes) with AAD lengths 0..17 and around 32, 48 and the
- * AAD limit of 64, with 96-bit and other IV lengths:
+/* Whole AEAD messages, which hwc_aead_seal/open run through one-pass paths
+ * for GCM (src/modes/gcm.c, its aead_oneshot: the short path up to 256 bytes
+ * and 64 of AAD, and, on back ends with a gcm_crypt kernel, the whole-message
+ * path beyond) instead of the streaming calls.  For every GCM cipher on every
+ * available back end, every data length 0..272 (across the short-path limit
+ * of 256 and the wide back ends' batch sizes) and a spread of longer ones
+ * (several 16- and 32-block batches with every kind of tail) with AAD
+ * lengths 0..17 and around 32, 48 and the AAD limit of 64, with 96-bit and
+ * other IV lengths:
  *   - the one-shot seal equals a streaming seal on `ct` (another back end
  *     and another code path: init, AAD in two pieces, data in two pieces,
  *     final, get_tag);
@@ -18,7 +21,8 @@
 
 #include "testutil.h"
 
-#define MAX_DATA 272
+#define MAX_SHORT 272 /* every length up to this */
+#define MAX_DATA 2061
 #define MAX_AAD 72
 
 typedef struct streaming_ref {
@@ -77,7 +81,12 @@ static void run_cipher(const char *impl, const hwc_cipher *c) {
         return;
     }
     static const size_t iv_lens[] = {12, 12, 8, 16};
-    for (size_t in_len = 0; in_len <= MAX_DATA; in_len++) {
+    /* After every length to MAX_SHORT: tails of 1..15 blocks and 1..15
+     * bytes after 1..4 batches of 16 or 32 blocks, and a 1350-byte record. */
+    static const size_t long_lens[] = {300, 511, 512, 513, 700, 1023, 1024, 1350, 1551, 2047, MAX_DATA};
+    const size_t n_lens = MAX_SHORT + 1 + sizeof long_lens / sizeof long_lens[0];
+    for (size_t li = 0; li < n_lens; li++) {
+        const size_t in_len = li <= MAX_SHORT ? li : long_lens[li - MAX_SHORT - 1];
         static const size_t aad_lens[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
                                           16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 72};
         for (size_t ai = 0; ai < sizeof aad_lens / sizeof aad_lens[0]; ai++) {

@@ -54,6 +54,8 @@ enum gcm_phase {
 
 typedef size_t (*gcm_fused_fn)(const hwc_ks *, const struct hwc_ghash_key *, uint8_t *, uint8_t *, uint8_t *,
                                const uint8_t *, size_t);
+typedef void (*gcm_crypt_fn)(const hwc_ks *, const struct hwc_ghash_key *, int, uint8_t *, uint8_t *,
+                             const uint8_t *, size_t, uint8_t *, const uint8_t *, size_t, uint8_t *, size_t);
 
 typedef struct gcm_state {
     hwc_ghash_key hkey;                 /* back end's form of H = E(K, 0^128) */
@@ -73,6 +75,7 @@ typedef struct gcm_state {
                                            in the data phase also the keystream position */
     size_t tag_len;
     gcm_fused_fn fused_enc, fused_dec;  /* the back end's fused kernels, if usable with ghash (set_key) */
+    gcm_crypt_fn crypt;                 /* its one-call GCM step (backend.h gcm_crypt), same condition */
     int phase;
     int aad_deferred;                   /* aad_block holds the last AAD block, not yet hashed */
     int have_tag;
@@ -149,14 +152,12 @@ static void gcm_reset_message(gcm_state *st) {
     st->phase = GCM_IDLE;
 }
 
-/* The fused kernel is only valid with the GHASH key layout it was written
- * for: its back end's paired GHASH. Decided once per key, not per update. */
-static gcm_fused_fn gcm_fused_kernel(const hwc_ctx *ctx, int encrypt) {
+/* The fused kernels are only valid with the GHASH key layout they were
+ * written for: their back end's paired GHASH. Decided once per key, not per
+ * update. */
+static int gcm_fused_usable(const hwc_ctx *ctx) {
     const hwc_block_impl *im = ctx->impl;
-    gcm_fused_fn fn = encrypt ? im->gcm_enc : im->gcm_dec;
-    if (!fn || !im->ghash_name || !ctx->ghash || strcmp(ctx->ghash->name, im->ghash_name) != 0)
-        return NULL;
-    return fn;
+    return im->ghash_name && ctx->ghash && strcmp(ctx->ghash->name, im->ghash_name) == 0;
 }
 
 static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
@@ -172,8 +173,10 @@ static int gcm_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     hwc_wipe(h, sizeof h);
     gcm_reset_message(st);
     st->tag_len = gcm_default_tag_len(ctx->cipher);
-    st->fused_enc = gcm_fused_kernel(ctx, 1);
-    st->fused_dec = gcm_fused_kernel(ctx, 0);
+    const int fused = gcm_fused_usable(ctx);
+    st->fused_enc = fused ? ctx->impl->gcm_enc : NULL;
+    st->fused_dec = fused ? ctx->impl->gcm_dec : NULL;
+    st->crypt = fused ? ctx->impl->gcm_crypt : NULL;
     st->keyed = 1;
     return HWC_OK;
 }
@@ -349,11 +352,71 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
     return gcm_update_any(ctx, st, out, in, in_len);
 }
 
+/* gcm_update_any with the back end's gcm_crypt: what waits unhashed (the
+ * AAD block, a partial block this call completes) goes in as its pre
+ * blocks, every whole block through it, and the keystream of a new partial
+ * block comes out of the same call; only the bytes of partial blocks are
+ * handled here. */
+static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len) {
+    const int encrypt = ctx->encrypt;
+    const uint8_t *pre = NULL;
+    size_t npre = 0, done = 0;
+    if (st->pending_len != 0 && st->pending_len != HWC_BLOCK) {
+        size_t take = HWC_BLOCK - st->pending_len;
+        if (take > in_len)
+            take = in_len;
+        gcm_crypt_partial(st, encrypt, out, in, take);
+        done = take;
+        if (done == in_len)
+            return HWC_OK; /* the block (partial or now full) still waits */
+    }
+    if (st->pending_len == HWC_BLOCK) {
+        /* aad_block and pending are adjacent: one or two pre blocks. */
+        pre = st->aad_deferred ? st->aad_block : st->pending;
+        npre = st->aad_deferred ? 2 : 1;
+    } else if (st->aad_deferred && in_len > HWC_BLOCK) {
+        pre = st->aad_block;
+        npre = 1;
+    }
+    if (npre != 0) {
+        st->aad_deferred = 0;
+        st->pending_len = 0;
+    }
+    /* A last block of exactly 16 bytes waits (gcm_crypt_last_block). */
+    size_t nblocks = (in_len - done) / HWC_BLOCK;
+    if (in_len - done == HWC_BLOCK)
+        nblocks = 0;
+    const size_t rest = in_len - done - HWC_BLOCK * nblocks;
+    alignas(16) uint8_t counter[16];
+    size_t n_ecb = 0;
+    if (rest != 0 && rest != HWC_BLOCK) {
+        /* The new partial block's counter: the one after the whole blocks. */
+        gcm_copy16(counter, st->ctr);
+        hwc_store_be32(counter + 12, hwc_load_be32(st->ctr + 12) + (uint32_t)nblocks);
+        n_ecb = 1;
+    }
+    if (npre != 0 || nblocks != 0 || n_ecb != 0)
+        st->crypt(&ctx->ks[0], &st->hkey, !encrypt, st->ctr, st->hash, pre, npre, out + done, in + done, nblocks,
+                  counter, n_ecb);
+    done += HWC_BLOCK * nblocks;
+    if (rest == HWC_BLOCK) {
+        gcm_crypt_last_block(ctx, st, out + done, in + done);
+    } else if (rest != 0) {
+        gcm_copy16(st->keystream, counter);
+        hwc_wipe(counter, sizeof counter);
+        hwc_ctr32_inc(st->ctr);
+        gcm_crypt_partial(st, encrypt, out + done, in + done, rest);
+    }
+    return HWC_OK;
+}
+
 /* gcm_update after its checks: any pending state, any length. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len) {
+    if (st->crypt)
+        return gcm_update_one_call(ctx, st, out, in, in_len);
     const hwc_block_impl *im = ctx->impl;
     const hwc_ks *ks = &ctx->ks[0];
     int encrypt = ctx->encrypt;
@@ -545,13 +608,104 @@ static int gmac_final(hwc_ctx *ctx, uint8_t *tag, size_t tag_len) {
 #define GCM_SHORT_BLOCKS (GCM_SHORT_MAX / HWC_BLOCK)
 #define GCM_SHORT_AAD_BLOCKS (GCM_SHORT_MAX_AAD / HWC_BLOCK)
 
+/* The context after a whole message, as the streaming calls leave it. */
+static void gcm_whole_done(hwc_ctx *ctx, gcm_state *st, int encrypt, size_t aad_len, size_t in_len, size_t tag_len,
+                           const uint8_t full_tag[16]) {
+    ctx->encrypt = encrypt;
+    ctx->started = 1;
+    st->phase = GCM_DONE;
+    st->have_tag = encrypt;
+    st->tag_len = tag_len;
+    st->aad_len = aad_len;
+    st->msg_len = in_len;
+    st->pending_len = 0;
+    st->aad_deferred = 0;
+    if (encrypt)
+        memcpy(st->tag, full_tag, 16);
+}
+
+/*
+ * A whole message of any length with a 96-bit IV, for back ends with a
+ * gcm_crypt kernel: the AAD (its last block zero-padded) goes in as the
+ * kernel's pre blocks (at most two; longer AAD hashes its leading blocks
+ * first), every whole data block through the kernel, and the counter block
+ * of a partial last block and J0 through the cipher in the same call; then
+ * one GHASH call over the padded partial block and the lengths. Decryption
+ * writes the plaintext before the tag check (hwc_aead_open wipes it on
+ * failure, as after the streaming calls).
+ */
+static int gcm_whole(hwc_ctx *ctx, gcm_state *st, int encrypt, const uint8_t *iv, const uint8_t *aad,
+                     size_t aad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out,
+                     const uint8_t *tag_in, size_t tag_len) {
+    alignas(16) uint8_t counter[16], hash[16] = {0}, pre[32], ecb[32], last[32], full_tag[16];
+    const size_t nblocks = in_len / HWC_BLOCK, rest = in_len % HWC_BLOCK, aad_total = aad_len;
+    size_t npre = 0;
+
+    memcpy(counter, iv, GCM_FAST_IV_LEN);
+    hwc_store_be32(counter + 12, 2);
+    if (aad_len > 2 * HWC_BLOCK) {
+        size_t lead = (aad_len - 1) / HWC_BLOCK; /* leaves 1..16 bytes */
+        hwc_ghash_update(ctx->ghash, &st->hkey, hash, aad, lead);
+        aad += HWC_BLOCK * lead;
+        aad_len -= HWC_BLOCK * lead;
+    }
+    if (aad_len != 0) {
+        npre = (aad_len + HWC_BLOCK - 1) / HWC_BLOCK;
+        memset(pre, 0, sizeof pre);
+        memcpy(pre, aad, aad_len);
+    }
+    /* ecb: the partial block's counter (if any), then J0. */
+    uint8_t *ej0 = rest ? ecb + HWC_BLOCK : ecb;
+    memcpy(ej0, iv, GCM_FAST_IV_LEN);
+    hwc_store_be32(ej0 + 12, 1);
+    if (rest) {
+        memcpy(ecb, iv, GCM_FAST_IV_LEN);
+        hwc_store_be32(ecb + 12, (uint32_t)(2 + nblocks));
+    }
+    st->crypt(&ctx->ks[0], &st->hkey, !encrypt, counter, hash, npre ? pre : NULL, npre, out, in, nblocks, ecb,
+              rest ? 2 : 1);
+
+    /* last: the padded partial ciphertext block (if any), then the lengths. */
+    uint8_t *lengths = rest ? last + HWC_BLOCK : last;
+    if (rest) {
+        const uint8_t *src = in + HWC_BLOCK * nblocks;
+        uint8_t *dst = out + HWC_BLOCK * nblocks;
+        memset(last, 0, HWC_BLOCK);
+        for (size_t i = 0; i < rest; i++) {
+            uint8_t x = src[i], y = (uint8_t)(x ^ ecb[i]);
+            last[i] = encrypt ? y : x;
+            dst[i] = y;
+        }
+    }
+    hwc_store_be64(lengths, (uint64_t)aad_total * 8);
+    hwc_store_be64(lengths + 8, (uint64_t)in_len * 8);
+    hwc_ghash_update(ctx->ghash, &st->hkey, hash, last, rest ? 2 : 1);
+    for (size_t i = 0; i < 16; i++)
+        full_tag[i] = (uint8_t)(ej0[i] ^ hash[i]);
+
+    int rc = HWC_OK;
+    if (encrypt)
+        memcpy(tag_out, full_tag, tag_len);
+    else if (hwc_ct_memcmp(full_tag, tag_in, tag_len) != 0)
+        rc = HWC_ERR_AUTH; /* hwc_aead_open wipes the output */
+    gcm_whole_done(ctx, st, encrypt, aad_total, in_len, tag_len, full_tag);
+    hwc_wipe(ecb, sizeof ecb);
+    hwc_wipe(last, sizeof last);
+    hwc_wipe(full_tag, sizeof full_tag);
+    return rc;
+}
+
 static int gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                        size_t aad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag_out,
                        const uint8_t *tag_in, size_t tag_len) {
     gcm_state *st = gcm_get(ctx);
-    if (iv_len != GCM_FAST_IV_LEN || aad_len > GCM_SHORT_MAX_AAD ||
-        in_len > GCM_SHORT_MAX || !st->keyed || tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
+    if (iv_len != GCM_FAST_IV_LEN || !st->keyed || tag_len < GCM_TAG_MIN || tag_len > GCM_TAG_MAX)
         return HWC_NOT_HANDLED;
+    if (aad_len > GCM_SHORT_MAX_AAD || in_len > GCM_SHORT_MAX) {
+        if (!st->crypt || hwc_len_over(in_len, GCM_MAX_MSG_BYTES) || hwc_len_over(aad_len, GCM_MAX_AAD_BYTES))
+            return HWC_NOT_HANDLED;
+        return gcm_whole(ctx, st, encrypt, iv, aad, aad_len, in, in_len, out, tag_out, tag_in, tag_len);
+    }
     const size_t aad_blocks = (aad_len + HWC_BLOCK - 1) / HWC_BLOCK;
     const size_t data_blocks = (in_len + HWC_BLOCK - 1) / HWC_BLOCK;
     /* stream: E(J0), then the keystream. hashed: AAD || C || lengths. */
@@ -587,7 +741,6 @@ static int gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_l
         if (in_len)
             memcpy(out, cipher, in_len);
         memcpy(tag_out, full_tag, tag_len);
-        memcpy(st->tag, full_tag, 16);
     } else if (hwc_ct_memcmp(full_tag, tag_in, tag_len) != 0) {
         rc = HWC_ERR_AUTH; /* nothing written */
     } else {
@@ -597,14 +750,7 @@ static int gcm_oneshot(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_l
             memcpy(out, cipher, in_len);
     }
     /* The context ends as after the streaming calls: message done. */
-    ctx->encrypt = encrypt;
-    ctx->started = 1;
-    st->phase = GCM_DONE;
-    st->have_tag = encrypt;
-    st->tag_len = tag_len;
-    st->aad_len = aad_len;
-    st->msg_len = in_len;
-    st->pending_len = 0;
+    gcm_whole_done(ctx, st, encrypt, aad_len, in_len, tag_len, full_tag);
     hwc_wipe(stream, HWC_BLOCK * (1 + data_blocks));
     if (!encrypt)
         hwc_wipe(cipher, HWC_BLOCK * data_blocks); /* plaintext */

@@ -71,7 +71,6 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 
 /* GCM: the sixteen powers of a batch are the vpclmul key itself. */
 #define GCM_COUNT_IN_PLACE 1
-#define GCM_WIDE_MIN 1
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;
 } gcm_table;
@@ -82,13 +81,9 @@ static inline void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
 static inline void gcm_table_wipe(gcm_table *t) { (void)t; }
 #define gcm_table_slot(t, s) ((t)->power + 16 * (s))
 #define gcm_table_kslot(t, s) ((t)->karatsuba + 16 * (s))
-static inline size_t gcm_tail(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                              uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    (void)ks, (void)hk, (void)decrypt, (void)ctr, (void)ghash_state, (void)out, (void)in, (void)nblocks;
-    return 0;
-}
 
 #define VAES_NAME "vaes"
+#define VAES_GHASH_NAME "vpclmul"
 #define VAES_CAPS \
     (HWC_CAP_AESNI | HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_SSE41 | HWC_CAP_AVX2 | HWC_CAP_VAES | HWC_CAP_VPCLMUL)
 #define VAES_GETTER hwc_aes_vaes_get

@@ -7,13 +7,10 @@
  * hands its own short tails to "aesni"), and the OCB lead-in. CTR32 below
  * sixteen blocks goes straight to aesni (the template's rule).
  *
- * GCM: the vpclmul key has sixteen powers of H; the sixteen more that a
- * 32-block batch needs for one reduction are made per call on the stack
- * (sixteen independent products by H^16, four per 512-bit instruction).
- * That fixed cost made the 512-bit path slower than vaes up to about 1 KiB
- * per call when the products were 128-bit (measured whole seals of 512 and
- * 1024 bytes), so it starts at 64 blocks and vaes takes the rest; with the
- * 512-bit products, starting at 32 blocks measured no faster.
+ * GCM: the whole call runs here, batches of 32 blocks and the tail, on the
+ * key of "vpclmul512", which holds the 32 powers a batch needs (made once
+ * at key setup: before, sixteen of them were made per call, and this path
+ * started at 64 blocks to amortize that).
  */
 #if defined(__x86_64__)
 
@@ -71,51 +68,22 @@ static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int wan
 }
 #define NARROW(ks) ((void)(ks), hwc_aes_vaes_get())
 
-/* GCM: slot s of a batch holds H^(32-s); the key has H^16..H^1 (slots
- * 16..31), H^32..H^17 are made per call. */
+/* GCM: the 32 powers of a batch are the vpclmul512 key itself (slot s
+ * holds H^(32-s)). */
 #define GCM_COUNT_IN_PLACE 0
-#define GCM_WIDE_MIN 64
 typedef struct gcm_table {
-    alignas(64) uint8_t power[32][16];
-    alignas(64) uint8_t karatsuba[32][16];
+    const uint8_t *power, *karatsuba;
 } gcm_table;
-
-/* H^(16-s) * H^16 for the sixteen slots s, four per 512-bit product: the
- * Karatsuba product and clmul_acc_reduce's two Montgomery folds, lane-wise
- * (a quarter of the instructions of sixteen 128-bit products: this runs
- * once per call). */
-VAES_PRIMITIVE void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
-    const uint8_t *key_power = vpclmul_power_slots(hk), *key_karatsuba = vpclmul_karatsuba_slots(hk);
-    const vec h16 = v_bcast(_mm_load_si128((const __m128i *)(const void *)key_power));
-    const vec h16_mid = v_bcast(_mm_load_si128((const __m128i *)(const void *)key_karatsuba));
-    const vec fold = v_bcast(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
-    for (unsigned q = 0; q < VPCLMUL_POWERS / LANES; q++) {
-        const vec x = _mm512_loadu_si512((const void *)(key_power + 64 * q));
-        const vec lo = _mm512_clmulepi64_epi128(x, h16, 0x00), hi = _mm512_clmulepi64_epi128(x, h16, 0x11);
-        const vec mid = _mm512_ternarylogic_epi64(
-            _mm512_clmulepi64_epi128(_mm512_xor_si512(x, v_swap64(x)), h16_mid, 0x00), lo, hi, 0x96);
-        const vec low = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
-        const vec high = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
-        const vec once = _mm512_xor_si512(v_swap64(low), _mm512_clmulepi64_epi128(low, fold, 0x00));
-        const vec twice = _mm512_xor_si512(v_swap64(once), _mm512_clmulepi64_epi128(once, fold, 0x00));
-        const vec product = _mm512_xor_si512(high, twice);
-        _mm512_storeu_si512((void *)t->power[LANES * q], product);
-        _mm512_storeu_si512((void *)t->karatsuba[LANES * q], _mm512_xor_si512(product, v_swap64(product)));
-    }
-    memcpy(t->power[VPCLMUL_POWERS], key_power, 16 * VPCLMUL_POWERS);
-    memcpy(t->karatsuba[VPCLMUL_POWERS], key_karatsuba, 16 * VPCLMUL_POWERS);
+static inline void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
+    t->power = vpclmul512_power_slots(hk);
+    t->karatsuba = vpclmul512_karatsuba_slots(hk);
 }
-static inline void gcm_table_wipe(gcm_table *t) { hwc_wipe(t, sizeof *t); }
-#define gcm_table_slot(t, s) ((t)->power[s])
-#define gcm_table_kslot(t, s) ((t)->karatsuba[s])
-static size_t gcm_tail(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const hwc_block_impl *narrow = hwc_aes_vaes_get();
-    return decrypt ? narrow->gcm_dec(ks, hk, ctr, ghash_state, out, in, nblocks)
-                   : narrow->gcm_enc(ks, hk, ctr, ghash_state, out, in, nblocks);
-}
+static inline void gcm_table_wipe(gcm_table *t) { (void)t; }
+#define gcm_table_slot(t, s) ((t)->power + 16 * (s))
+#define gcm_table_kslot(t, s) ((t)->karatsuba + 16 * (s))
 
 #define VAES_NAME "vaes512"
+#define VAES_GHASH_NAME "vpclmul512"
 #define VAES_CAPS                                                                                              \
     (HWC_CAP_AESNI | HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_SSE41 | HWC_CAP_AVX2 | HWC_CAP_VAES | HWC_CAP_VPCLMUL | \
      HWC_CAP_AVX512)

@@ -673,11 +673,27 @@ V_INLINE __m128i ghash_batch(const gcm_table *t, __m128i state, const uint8_t *b
     return ghash_reduce(&acc);
 }
 
-/* nblocks (>= 1) whole blocks: the batches, then a tail of fewer than BATCH
- * blocks in the same call (its CTR in groups of registers, its GHASH with
- * the last powers of the table), so an update pays one call and no hand-over. */
+/* E(blocks) in place for n (1..2) blocks at p: one register (the counter
+ * block of a partial last block, J0 for the tag), off any batch's chain. */
+V_INLINE void gcm_ecb_extra(const __m128i *rk, unsigned nr, uint8_t *p, size_t n) {
+    vec b = v_xor(n < LANES ? v_load_part(p, (unsigned)n) : v_loadu(p), round_key(rk, 0));
+    for (unsigned r = 1; r < nr; r++)
+        b = v_aesenc(b, round_key(rk, r));
+    b = v_aesenclast(b, round_key(rk, nr));
+    if (n < LANES)
+        v_store_part(p, b, (unsigned)n);
+    else
+        v_storeu(p, b);
+}
+
+/* One whole GCM step (gcm_crypt in backend.h): GHASH of the npre blocks at
+ * pre, then the batches of the nblocks whole blocks and their tail of
+ * fewer than BATCH blocks in the same call (its CTR in groups of registers,
+ * its GHASH with the last powers of the table), and the n_ecb blocks at ecb
+ * through the cipher: an update pays one call and no hand-over. */
 V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks, unsigned nr) {
+                       uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out, const uint8_t *in,
+                       size_t nblocks, uint8_t *ecb, size_t n_ecb, unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
     const __m128i bswap = pclmul_byteswap_mask();
     const vec prefix = v_bcast(x86_loadu(ctr));
@@ -687,6 +703,10 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
     const size_t rem = nblocks % BATCH;
     gcm_table t;
     gcm_table_init(&t, hk);
+    if (n_ecb != 0)
+        gcm_ecb_extra(rk, nr, ecb, n_ecb);
+    if (npre != 0)
+        state = ghash_blocks(&t, state, pre, npre);
     if (decrypt) {
         /* GHASH reads each batch's ciphertext before CTR overwrites it. */
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
@@ -696,8 +716,10 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
             gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
         }
     } else if (nbatches == 0) {
-        gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
-        state = ghash_blocks(&t, state, out, rem);
+        if (rem != 0) {
+            gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
+            state = ghash_blocks(&t, state, out, rem);
+        }
     } else {
         /* Encryption hashes the previous batch's output while making the
          * next one; the last batch is hashed with the tail. */
@@ -717,28 +739,37 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
     x86_storeu(ghash_state, _mm_shuffle_epi8(state, bswap));
 }
 
-static V_NOINLINE void gcm_blocks(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                                  uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
+static V_NOINLINE void gcm_whole(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                                 uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out,
+                                 const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb) {
+    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
 }
 
-/* Every block from GCM_WIDE_MIN on; below, gcm_tail() gets them all. */
-static size_t vaes_gcm(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
-                       uint8_t ghash_state[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < GCM_WIDE_MIN)
-        return gcm_tail(ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
-    gcm_blocks(ks, hk, decrypt, ctr, ghash_state, out, in, nblocks);
-    return nblocks;
+/* With GCM_WIDE_MIN set, calls of fewer blocks go to gcm_narrow(). */
+static void vaes_gcm_crypt(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
+                           uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out,
+                           const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb) {
+#ifdef GCM_WIDE_MIN
+    if (nblocks < GCM_WIDE_MIN) {
+        gcm_narrow(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
+        return;
+    }
+#endif
+    gcm_whole(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
 }
 
 static size_t vaes_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks) {
-    return vaes_gcm(ks, hk, 0, ctr, ghash_state, out, in, nblocks);
+    if (nblocks != 0)
+        vaes_gcm_crypt(ks, hk, 0, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0);
+    return nblocks;
 }
 
 static size_t vaes_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks) {
-    return vaes_gcm(ks, hk, 1, ctr, ghash_state, out, in, nblocks);
+    if (nblocks != 0)
+        vaes_gcm_crypt(ks, hk, 1, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0);
+    return nblocks;
 }
 
 /* ---------------------------------------------------------------- table */
@@ -748,7 +779,7 @@ static const hwc_block_impl vaes_impl = {
     .family = HWC_FAMILY_AES,
     .required_caps = VAES_CAPS,
     .flags = HWC_IMPL_CONSTANT_TIME,
-    .ghash_name = "vpclmul",
+    .ghash_name = VAES_GHASH_NAME,
     .usable = NULL,
     .set_key = vaes_set_key,
     .ecb_enc = vaes_ecb_enc,
@@ -769,6 +800,7 @@ static const hwc_block_impl vaes_impl = {
     .ocb_dec = vaes_ocb_dec,
     .gcm_enc = vaes_gcm_enc,
     .gcm_dec = vaes_gcm_dec,
+    .gcm_crypt = vaes_gcm_crypt,
 };
 
 const hwc_block_impl *VAES_GETTER(void) {

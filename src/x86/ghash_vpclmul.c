@@ -14,9 +14,14 @@
  * x86_internal.h). A tail of n < 16 blocks uses the last n powers of the
  * same table. No branch or address depends on H or the data.
  *
- * Key layout (hwc_ghash_key, 512 bytes, all used): vpclmul_ghash_key in
- * x86_internal.h, which the fused GCM kernels of "vaes" and "vaes512" read
- * too; the key setup is the one of ghash_pclmul.c with that layout.
+ * Key layout: vpclmul_ghash_key in x86_internal.h, which the fused GCM
+ * kernels of "vaes" read too; the key setup is the one of ghash_pclmul.c
+ * with that layout.
+ *
+ * "vpclmul512" (AVX-512, paired with "vaes512") keeps H^32..H^17 in its key
+ * as well (vpclmul512_ghash_key), for the 32-block batches of vaes512's
+ * fused GCM: made at key setup, four per 512-bit product, not per call.
+ * Its own GHASH runs the 256-bit kernel below on the H^16..H^1 half.
  */
 #if defined(__x86_64__)
 
@@ -27,20 +32,26 @@
 
 #define VPCLMUL_PAIRS (VPCLMUL_POWERS / 2)
 
+/* The sixteen powers H^16..H^1 and their Karatsuba halves, slot s holding
+ * H^(16-s): the whole "vpclmul" key, the second half of "vpclmul512"'s. */
+typedef struct power_table {
+    const uint8_t *power, *karatsuba;
+} power_table;
+
 /* Pair m (32 bytes at slot 2m) holds the powers for blocks 2m and 2m + 1 of
  * a sixteen-block step, H^(16-2m) and H^(15-2m). */
-static inline const __m256i *key_pair(const hwc_ghash_key *key, unsigned m) {
-    return (const __m256i *)(const void *)(vpclmul_power_slots(key) + 32 * m);
+static inline const __m256i *key_pair(const power_table *t, unsigned m) {
+    return (const __m256i *)(const void *)(t->power + 32 * m);
 }
-static inline const __m256i *key_karatsuba(const hwc_ghash_key *key, unsigned m) {
-    return (const __m256i *)(const void *)(vpclmul_karatsuba_slots(key) + 32 * m);
+static inline const __m256i *key_karatsuba(const power_table *t, unsigned m) {
+    return (const __m256i *)(const void *)(t->karatsuba + 32 * m);
 }
 /* H^e alone (e in 1..16), as its 16 bytes inside the pair table. */
-static inline const __m128i *key_power(const hwc_ghash_key *key, unsigned e) {
-    return (const __m128i *)(const void *)(vpclmul_power_slots(key) + 16 * (VPCLMUL_POWERS - e));
+static inline const __m128i *key_power(const power_table *t, unsigned e) {
+    return (const __m128i *)(const void *)(t->power + 16 * (VPCLMUL_POWERS - e));
 }
-static inline const __m128i *key_power_karatsuba(const hwc_ghash_key *key, unsigned e) {
-    return (const __m128i *)(const void *)(vpclmul_karatsuba_slots(key) + 16 * (VPCLMUL_POWERS - e));
+static inline const __m128i *key_power_karatsuba(const power_table *t, unsigned e) {
+    return (const __m128i *)(const void *)(t->karatsuba + 16 * (VPCLMUL_POWERS - e));
 }
 
 /* ------------------------------------------------------------ key setup */
@@ -96,7 +107,7 @@ VPCLMUL_INLINE __m128i load_block(const uint8_t *p, int reflect, __m128i bswap) 
 }
 
 /* The shared kernel; `reflect` (GHASH) is a constant after inlining. */
-VPCLMUL_INLINE void vpclmul_hash(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in, size_t nblocks,
+VPCLMUL_INLINE void vpclmul_hash(const power_table *key, uint8_t state[16], const uint8_t *in, size_t nblocks,
                                  int reflect) {
     const __m128i bswap = pclmul_byteswap_mask();
     const __m256i bswap2 = _mm256_broadcastsi128_si256(bswap);
@@ -158,14 +169,37 @@ VPCLMUL_INLINE void vpclmul_hash(const hwc_ghash_key *key, uint8_t state[16], co
     _mm_storeu_si128((__m128i *)(void *)state, s);
 }
 
+static power_table table16(const hwc_ghash_key *key) {
+    return (power_table){vpclmul_power_slots(key), vpclmul_karatsuba_slots(key)};
+}
+
+static power_table table32_low_powers(const hwc_ghash_key *key) {
+    return (power_table){vpclmul512_power_slots(key) + 16 * VPCLMUL_POWERS,
+                         vpclmul512_karatsuba_slots(key) + 16 * VPCLMUL_POWERS};
+}
+
 static HWC_TARGET_VPCLMUL void vpclmul_ghash_update(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
                                                     size_t nblocks) {
-    vpclmul_hash(key, state, in, nblocks, 1);
+    const power_table t = table16(key);
+    vpclmul_hash(&t, state, in, nblocks, 1);
 }
 
 static HWC_TARGET_VPCLMUL void vpclmul_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
                                                       const uint8_t *in, size_t nblocks) {
-    vpclmul_hash(key, state, in, nblocks, 0);
+    const power_table t = table16(key);
+    vpclmul_hash(&t, state, in, nblocks, 0);
+}
+
+static HWC_TARGET_VPCLMUL void vpclmul512_ghash_update(const hwc_ghash_key *key, uint8_t state[16],
+                                                       const uint8_t *in, size_t nblocks) {
+    const power_table t = table32_low_powers(key);
+    vpclmul_hash(&t, state, in, nblocks, 1);
+}
+
+static HWC_TARGET_VPCLMUL void vpclmul512_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
+                                                         const uint8_t *in, size_t nblocks) {
+    const power_table t = table32_low_powers(key);
+    vpclmul_hash(&t, state, in, nblocks, 0);
 }
 
 static const hwc_ghash_impl ghash_vpclmul_impl = {
@@ -181,6 +215,70 @@ static const hwc_ghash_impl ghash_vpclmul_impl = {
 
 const hwc_ghash_impl *hwc_ghash_vpclmul_get(void) {
     return &ghash_vpclmul_impl;
+}
+
+/* ------------------------------------------------------------ vpclmul512 */
+
+#define HWC_TARGET_VPCLMUL512 __attribute__((target("avx512f,avx512bw,vpclmulqdq,avx2,pclmul,ssse3")))
+
+/* The sixteen powers after H^16, H^17..H^32 = H^1..H^16 times H^16, four
+ * per 512-bit Karatsuba product and Montgomery reduction (the steps of
+ * clmul_acc_reduce, lane-wise), into slots 0..15 with their Karatsuba
+ * halves. The low half (slots 16..31) is already filled. */
+static HWC_TARGET_VPCLMUL512 void fill_high_powers(hwc_ghash_key *key) {
+    uint8_t *power = key->bytes + offsetof(vpclmul512_ghash_key, power);
+    uint8_t *karatsuba = key->bytes + offsetof(vpclmul512_ghash_key, karatsuba);
+    const uint8_t *low = power + 16 * VPCLMUL_POWERS, *low_k = karatsuba + 16 * VPCLMUL_POWERS;
+    const __m512i h16 = _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)low));
+    const __m512i h16_mid = _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)low_k));
+    const __m512i fold = _mm512_broadcast_i32x4(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
+    for (unsigned q = 0; q < VPCLMUL_POWERS / 4; q++) {
+        const __m512i x = _mm512_loadu_si512((const void *)(low + 64 * q));
+        const __m512i lo = _mm512_clmulepi64_epi128(x, h16, 0x00), hi = _mm512_clmulepi64_epi128(x, h16, 0x11);
+        const __m512i mid = _mm512_ternarylogic_epi64(
+            _mm512_clmulepi64_epi128(_mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), h16_mid, 0x00),
+            lo, hi, 0x96);
+        const __m512i lower = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
+        const __m512i higher = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
+        const __m512i once =
+            _mm512_xor_si512(_mm512_shuffle_epi32(lower, _MM_PERM_BADC), _mm512_clmulepi64_epi128(lower, fold, 0x00));
+        const __m512i twice =
+            _mm512_xor_si512(_mm512_shuffle_epi32(once, _MM_PERM_BADC), _mm512_clmulepi64_epi128(once, fold, 0x00));
+        const __m512i product = _mm512_xor_si512(higher, twice);
+        _mm512_storeu_si512((void *)(power + 64 * q), product);
+        _mm512_storeu_si512((void *)(karatsuba + 64 * q),
+                            _mm512_xor_si512(product, _mm512_shuffle_epi32(product, _MM_PERM_BADC)));
+    }
+}
+
+/* The low half in the vpclmul layout's order (descending, slot 16 on). */
+static const x86_ghash_layout vpclmul512_low_layout = {
+    VPCLMUL_POWERS, 1, offsetof(vpclmul512_ghash_key, power) + 16 * VPCLMUL_POWERS,
+    offsetof(vpclmul512_ghash_key, karatsuba) + 16 * VPCLMUL_POWERS};
+
+static void vpclmul512_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_ghash_init(key, h, &vpclmul512_low_layout);
+    fill_high_powers(key);
+}
+
+/* POLYVAL (GCM-SIV, a new key per nonce) reads the low half only. */
+static void vpclmul512_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_polyval_init(key, h, &vpclmul512_low_layout);
+}
+
+static const hwc_ghash_impl ghash_vpclmul512_impl = {
+    .name = "vpclmul512",
+    .required_caps = HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_AVX2 | HWC_CAP_VPCLMUL | HWC_CAP_AVX512,
+    .flags = HWC_IMPL_CONSTANT_TIME,
+    .usable = NULL,
+    .init = vpclmul512_ghash_init,
+    .update = vpclmul512_ghash_update,
+    .polyval_init = vpclmul512_polyval_init,
+    .polyval_update = vpclmul512_polyval_update,
+};
+
+const hwc_ghash_impl *hwc_ghash_vpclmul512_get(void) {
+    return &ghash_vpclmul512_impl;
 }
 
 #endif /* __x86_64__ */

@@ -147,6 +147,26 @@ static inline const uint8_t *vpclmul_karatsuba_slots(const hwc_ghash_key *key) {
     return key->bytes + offsetof(vpclmul_ghash_key, karatsuba);
 }
 
+/* Layout of the "vpclmul512" GHASH back end's key (ghash_vpclmul.c), which
+ * the fused GCM kernels of "vaes512" read: H^32..H^1 (slot s = H^(32-s)),
+ * then their Karatsuba halves, so 64 bytes at slot 4q are the powers of
+ * register q of a 32-block batch. Slots 16..31 are the vpclmul layout's
+ * sixteen powers, on which its 256-bit kernel runs too. */
+#define VPCLMUL512_POWERS 32
+typedef struct vpclmul512_ghash_key {
+    alignas(64) uint8_t power[VPCLMUL512_POWERS][16];
+    alignas(64) uint8_t karatsuba[VPCLMUL512_POWERS][16];
+} vpclmul512_ghash_key;
+
+_Static_assert(sizeof(vpclmul512_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL512 GHASH key must fit in hwc_ghash_key");
+
+static inline const uint8_t *vpclmul512_power_slots(const hwc_ghash_key *key) {
+    return key->bytes + offsetof(vpclmul512_ghash_key, power);
+}
+static inline const uint8_t *vpclmul512_karatsuba_slots(const hwc_ghash_key *key) {
+    return key->bytes + offsetof(vpclmul512_ghash_key, karatsuba);
+}
+
 /* Fills a GHASH back end's key (pclmul_ghash_key, vpclmul_ghash_key) from H
  * (ghash_pclmul.c): the powers h^1..h^n of the POLYVAL-domain key, h^e at
  * power + 16 * slot(e) and hi ^ lo of it at karatsuba + 16 * slot(e), with
