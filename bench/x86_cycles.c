@@ -1,0 +1,204 @@
+/*
+ * x86_cycles: what bounds the x86 kernels on this core, in core cycles.
+ *
+ *   x86_cycles           issue rates, then hwcrypt's kernels per block
+ *
+ * 1. The core clock against the TSC: a chain of dependent ADDs (one cycle
+ *    each) timed with RDTSCP.
+ * 2. Issue rates of the instructions the AES and GHASH kernels are made of:
+ *    VAESENC and VPCLMULQDQ throughput (twelve independent chains) and
+ *    latency (one chain) at 128, 256 and, where the CPU has AVX-512, 512
+ *    bits; then mixes with twelve VAESENC: how many cycles k VPCLMULQDQ or
+ *    k byte shuffles (VPSHUFB, VPALIGNR) add to the AES work, next to ops
+ *    that add nothing (VPXOR, VPSHUFD, 64-bit shifts).
+ * 3. hwcrypt's kernels at 16 KiB per call, cycles per 16-byte block, the
+ *    minimum of many calls (robust on a shared machine): CTR, GHASH alone
+ *    (GMAC's AAD), fused GCM (streaming), ECB, XTS, on the back ends that
+ *    HWCRYPT_CAPS leaves (e.g. HWCRYPT_CAPS=-avx512 for the AVX2 path).
+ * Figures are minima, not averages: what the code does when nothing else
+ * runs on the core. docs/PERFORMANCE.md (issue 17) reads them.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwcrypt/hwcrypt.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+
+static inline uint64_t ticks(void) {
+    unsigned aux;
+    return __rdtscp(&aux);
+}
+
+typedef void (*loop_fn)(long);
+
+/* Minimum ticks per call of f(n) over repetitions, divided by n * per. */
+static double best(loop_fn f, long n, double per) {
+    double b = 1e30;
+    for (int r = 0; r < 300; r++) {
+        uint64_t a = ticks();
+        f(n);
+        uint64_t c = ticks();
+        if ((double)(c - a) < b)
+            b = (double)(c - a);
+    }
+    return b / ((double)n * per);
+}
+
+static void add_chain(long n) {
+    long x = 0;
+    for (long i = 0; i < n; i++)
+        __asm__ volatile("add $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\t"
+                         "add $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\tadd $1,%0"
+                         : "+r"(x));
+}
+
+/* Twelve independent chains (registers 1..12), or one (register 1). */
+#define X12(op, r) \
+    op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "2,%%" r "2\n\t" op " %%" r "0,%%" r "3,%%" r "3\n\t" \
+    op " %%" r "0,%%" r "4,%%" r "4\n\t" op " %%" r "0,%%" r "5,%%" r "5\n\t" op " %%" r "0,%%" r "6,%%" r "6\n\t" \
+    op " %%" r "0,%%" r "7,%%" r "7\n\t" op " %%" r "0,%%" r "8,%%" r "8\n\t" op " %%" r "0,%%" r "9,%%" r "9\n\t" \
+    op " %%" r "0,%%" r "10,%%" r "10\n\t" op " %%" r "0,%%" r "11,%%" r "11\n\t" op " %%" r "0,%%" r "12,%%" r "12\n\t"
+#define X12_CHAIN(op, r) \
+    op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" \
+    op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" \
+    op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" \
+    op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t" op " %%" r "0,%%" r "1,%%" r "1\n\t"
+#define CLOBBER12 "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12"
+#define LOOP(name, tgt, body, ...)                                  \
+    static __attribute__((target(tgt), noinline)) void name(long n) { \
+        for (long i = 0; i < n; i++)                                  \
+            __asm__ volatile(body ::: __VA_ARGS__);                    \
+    }
+
+#define T2 "vaes,vpclmulqdq,avx2"
+#define T5 "vaes,vpclmulqdq,avx512f,avx512vl,avx512bw"
+LOOP(aes128, T2, X12("vaesenc", "xmm"), CLOBBER12)
+LOOP(aes256, T2, X12("vaesenc", "ymm"), CLOBBER12)
+LOOP(aes512, T5, X12("vaesenc", "zmm"), CLOBBER12)
+LOOP(aes256_lat, T2, X12_CHAIN("vaesenc", "ymm"), "xmm1")
+LOOP(clmul128, T2, X12("vpclmulqdq $0,", "xmm"), CLOBBER12)
+LOOP(clmul256, T2, X12("vpclmulqdq $0,", "ymm"), CLOBBER12)
+LOOP(clmul512, T5, X12("vpclmulqdq $0,", "zmm"), CLOBBER12)
+LOOP(clmul256_lat, T2, X12_CHAIN("vpclmulqdq $0,", "ymm"), "xmm1")
+
+/* Twelve VAESENC (ymm1..12) with k other ops on registers 13..15 (two
+ * rounds of the loop body each, so each extra op's chain is at least one
+ * twelve-AES step long). */
+#define A12 X12("vaesenc", "ymm")
+#define OP13(op) op " %%ymm0,%%ymm13,%%ymm13\n\t"
+#define OP14(op) op " %%ymm0,%%ymm14,%%ymm14\n\t"
+#define OP15(op) op " %%ymm0,%%ymm15,%%ymm15\n\t"
+#define CLOBBER15 CLOBBER12, "xmm13", "xmm14", "xmm15"
+LOOP(mix_clmul1, T2, A12 OP13("vpclmulqdq $0,"), CLOBBER15)
+LOOP(mix_clmul2, T2, A12 OP13("vpclmulqdq $0,") OP14("vpclmulqdq $0,"), CLOBBER15)
+LOOP(mix_clmul3, T2, A12 OP13("vpclmulqdq $0,") OP14("vpclmulqdq $0,") OP15("vpclmulqdq $0,"), CLOBBER15)
+LOOP(mix_pshufb3, T2, A12 OP13("vpshufb") OP14("vpshufb") OP15("vpshufb"), CLOBBER15)
+LOOP(mix_palignr3, T2, A12 OP13("vpalignr $14,") OP14("vpalignr $14,") OP15("vpalignr $14,"), CLOBBER15)
+LOOP(mix_pxor3, T2, A12 OP13("vpxor") OP14("vpxor") OP15("vpxor"), CLOBBER15)
+LOOP(mix_pshufd3, T2, A12 "vpshufd $0x4e,%%ymm13,%%ymm13\n\tvpshufd $0x4e,%%ymm14,%%ymm14\n\tvpshufd $0x4e,%%ymm15,%%ymm15\n\t",
+     CLOBBER15)
+LOOP(mix_psllq3, T2, A12 "vpsllq $1,%%ymm13,%%ymm13\n\tvpsllq $1,%%ymm14,%%ymm14\n\tvpsllq $1,%%ymm15,%%ymm15\n\t",
+     CLOBBER15)
+
+static double cycle; /* TSC ticks per core cycle */
+
+static void rate(const char *what, loop_fn f, double per) {
+    double c = best(f, 200, per) / cycle;
+    printf("| %s | %.2f | %.2f |\n", what, c, 1.0 / c);
+}
+
+static void mix(const char *what, loop_fn f) {
+    printf("| 12 VAESENC ymm + %s | %.2f |\n", what, best(f, 200, 1) / cycle);
+}
+
+/* One hwcrypt call of 16 KiB: minimum over calls, cycles per block. */
+static double per_block(const char *cipher, int aad_only) {
+    static uint8_t in[16384], out[16384];
+    static const uint8_t key[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                                    23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+                                    43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
+                                    63, 64};
+    uint8_t iv[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+    const hwc_cipher *c = hwc_cipher_by_name(cipher);
+    hwc_ctx *ctx = hwc_ctx_new();
+    if (!c || !ctx)
+        return -1;
+    const int xts = (hwc_cipher_flags(c) & HWC_CIPHER_ONE_SHOT) != 0;
+    size_t iv_len = hwc_cipher_iv_len(c), n;
+    if (hwc_init(ctx, c, HWC_ENCRYPT, key, hwc_cipher_key_len(c), iv_len ? iv : NULL, iv_len) != HWC_OK)
+        return -1;
+    hwc_set_padding(ctx, 0); /* ECB; refused by the others */
+    double b = 1e30;
+    for (int r = 0; r < 3000; r++) {
+        if (xts)
+            hwc_init(ctx, NULL, HWC_ENCRYPT, NULL, 0, iv, iv_len);
+        uint64_t a = ticks();
+        if (aad_only)
+            hwc_aad(ctx, in, sizeof in);
+        else
+            hwc_update(ctx, out, &n, in, sizeof in);
+        uint64_t e = ticks();
+        if ((double)(e - a) < b)
+            b = (double)(e - a);
+    }
+    hwc_ctx_free(ctx);
+    return b / cycle / (sizeof in / 16);
+}
+
+int main(void) {
+    cycle = best(add_chain, 2000, 8);
+    printf("TSC ticks per core cycle: %.3f\n\n", cycle);
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("vaes") ||
+        !__builtin_cpu_supports("vpclmulqdq")) {
+        printf("SKIP issue rates: the CPU lacks AVX2, VAES or VPCLMULQDQ\n");
+    } else {
+        const int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+        printf("| instruction | cycles per instruction | per cycle |\n|---|---|---|\n");
+        rate("VAESENC xmm", aes128, 12);
+        rate("VAESENC ymm", aes256, 12);
+        if (avx512)
+            rate("VAESENC zmm", aes512, 12);
+        rate("VAESENC ymm, dependent (latency)", aes256_lat, 12);
+        rate("VPCLMULQDQ xmm", clmul128, 12);
+        rate("VPCLMULQDQ ymm", clmul256, 12);
+        if (avx512)
+            rate("VPCLMULQDQ zmm", clmul512, 12);
+        rate("VPCLMULQDQ ymm, dependent (latency)", clmul256_lat, 12);
+        printf("\n| loop body | cycles (12 VAESENC alone: 6 at 2 per cycle) |\n|---|---|\n");
+        mix("1 VPCLMULQDQ", mix_clmul1);
+        mix("2 VPCLMULQDQ", mix_clmul2);
+        mix("3 VPCLMULQDQ", mix_clmul3);
+        mix("3 VPSHUFB", mix_pshufb3);
+        mix("3 VPALIGNR", mix_palignr3);
+        mix("3 VPXOR", mix_pxor3);
+        mix("3 VPSHUFD", mix_pshufd3);
+        mix("3 VPSLLQ", mix_psllq3);
+    }
+    const char *caps = getenv("HWCRYPT_CAPS");
+    printf("\nhwcrypt at 16 KiB per call (HWCRYPT_CAPS=%s), cycles per 16-byte block, minimum of 3000 calls\n\n",
+           caps ? caps : "(unset)");
+    printf("| kernel | cycles per block |\n|---|---|\n");
+    static const struct {
+        const char *what, *cipher;
+        int aad_only;
+    } rows[] = {
+        {"AES-128-ECB", "aes-128-ecb", 0}, {"AES-128-CTR", "aes-128-ctr", 0},
+        {"GHASH alone (AES-128-GMAC, AAD)", "aes-128-gmac", 1}, {"AES-128-GCM (fused, streaming)", "aes-128-gcm", 0},
+        {"AES-256-ECB", "aes-256-ecb", 0}, {"AES-256-CTR", "aes-256-ctr", 0},
+        {"AES-256-GCM (fused, streaming)", "aes-256-gcm", 0}, {"AES-256-XTS (one data unit)", "aes-256-xts", 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("| %s | %.2f |\n", rows[i].what, per_block(rows[i].cipher, rows[i].aad_only));
+    return 0;
+}
+
+#else
+int main(void) {
+    printf("SKIP x86_cycles: x86-64 with GCC or Clang only\n");
+    return 0;
+}
+#endif
