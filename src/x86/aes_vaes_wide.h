@@ -14,18 +14,17 @@
  *                          line each
  *   NARROW(ks)             the table that takes inputs below one batch,
  *                          tails, and lead-ins (OCB)
- *   GCM_WIDE_MIN           fewest blocks the fused GCM takes here; below,
- *                          gcm_tail() gets everything
+ *   v_load_part(), v_store_part()  the first k < LANES blocks of a register
  *   GCM_COUNT_IN_PLACE     1: count on the big-endian counter's last byte
  *                          while it does not wrap in the batch; 0: always
  *                          on the byte-reversed counter
- *   gcm_table, gcm_table_init(), gcm_table_wipe(), gcm_table_power(),
- *   gcm_table_karatsuba()  the H powers of one batch: 16 * LANES bytes
- *                          for register q at gcm_table_*(t, q), slot s of
- *                          the batch holding H^(BATCH - s)
- *   gcm_tail()             what runs after the whole batches (0: the mode
- *                          finishes the tail)
- *   VAES_NAME, VAES_CAPS, VAES_GETTER, vaes_set_key  the table
+ *   gcm_table, gcm_table_init(), gcm_table_wipe(), gcm_table_slot(),
+ *   gcm_table_kslot()      the H powers of one batch in the paired GHASH
+ *                          key: slot s holds H^(BATCH - s) (and its
+ *                          Karatsuba half), so register q's powers are the
+ *                          16 * LANES bytes at slot LANES * q
+ *   GCM_WIDE_MIN, gcm_narrow()  optional: calls of fewer blocks go there
+ *   VAES_NAME, VAES_GHASH_NAME, VAES_CAPS, VAES_GETTER, vaes_set_key  the table
  *
  * Speed model (both widths): VAESENC issues as often as AESENC, so a
  * register of LANES blocks costs what one block costs with AES-NI; eight
@@ -57,7 +56,9 @@
  *     goes narrow up to the next one.
  *   - GCM: CTR32 of a batch interleaved with GHASH of a batch of
  *     ciphertext (the previous one when encrypting, the current one when
- *     decrypting) over rounds 1..8, one reduction per batch. With
+ *     decrypting) over rounds 1..8, one reduction per batch; the tail below
+ *     one batch and the waiting blocks of the mode (gcm_crypt) in the same
+ *     call. With
  *     GCM_COUNT_IN_PLACE the counter stays big-endian: while its last byte
  *     does not wrap within the batch PADDD on that byte counts directly,
  *     with no byte swap (faster at 256 bits; at 512 bits, where a batch
