@@ -280,8 +280,8 @@ int hwc_init(hwc_ctx *ctx, const hwc_cipher *cipher, int encrypt, const uint8_t 
     /* The IV is validated before anything changes. */
     int have_iv = iv_len != 0;
     if (have_iv) {
-        if (!c->ops->check_iv)
-            return HWC_ERR_IV_LEN;
+        if (!c->ops->check_iv || len_impossible(iv_len))
+            return HWC_ERR_IV_LEN; /* SIV takes any nonce length, but none past a buffer */
         int rc = c->ops->check_iv(c, iv_len);
         if (rc)
             return rc;
@@ -440,7 +440,9 @@ static int aead_check(hwc_ctx *ctx, const uint8_t *nonce, size_t nonce_len, cons
     if (!tag_len_ok(ctx->cipher, tag_len))
         return HWC_ERR_TAG_LEN;
     if (nonce_len) {
-        int rc = ctx->cipher->ops->check_iv ? ctx->cipher->ops->check_iv(ctx->cipher, nonce_len) : HWC_ERR_IV_LEN;
+        int rc = ctx->cipher->ops->check_iv && !len_impossible(nonce_len)
+                     ? ctx->cipher->ops->check_iv(ctx->cipher, nonce_len)
+                     : HWC_ERR_IV_LEN;
         if (rc)
             return rc;
     } else if (!iv_optional(ctx->cipher)) {
@@ -544,7 +546,9 @@ int hwc_mac(const hwc_cipher *cipher, const uint8_t *key, size_t key_len, const 
 
 /* --------------------------------------------------------------- key wrap */
 
-static int wrap_check(hwc_ctx *ctx, const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_cap,
+/* docs/ERRORS.md's order: pointers, state, operation, lengths (the mode's
+ * too), then overlap. */
+static int wrap_check(hwc_ctx *ctx, int wrap, const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_cap,
                       const size_t *out_len) {
     if (!ctx || !out_len)
         return HWC_ERR_NULL;
@@ -554,19 +558,25 @@ static int wrap_check(hwc_ctx *ctx, const uint8_t *in, size_t in_len, const uint
         return HWC_ERR_STATE;
     if (!(ctx->cipher->flags & HWC_CIPHER_WRAP))
         return HWC_ERR_UNSUPPORTED;
+    /* A failed unwrap zeroes out_cap bytes: no capacity past any buffer. */
+    if (len_impossible(in_len) || len_impossible(out_cap))
+        return HWC_ERR_DATA_LEN;
+    int rc = ctx->cipher->ops->wrap_lengths(ctx, wrap, in_len, out_cap);
+    if (rc)
+        return rc;
     if (overlaps(in, in_len, out, out_cap))
         return HWC_ERR_OVERLAP;
     return HWC_OK;
 }
 
 int hwc_ctx_key_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {
-    int rc = wrap_check(ctx, in, in_len, out, out_cap, out_len);
+    int rc = wrap_check(ctx, 1, in, in_len, out, out_cap, out_len);
     return rc ? rc : ctx->cipher->ops->wrap(ctx, in, in_len, out, out_cap, out_len);
 }
 
 int hwc_ctx_key_unwrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
                        size_t *out_len) {
-    int rc = wrap_check(ctx, in, in_len, out, out_cap, out_len);
+    int rc = wrap_check(ctx, 0, in, in_len, out, out_cap, out_len);
     return rc ? rc : ctx->cipher->ops->unwrap(ctx, in, in_len, out, out_cap, out_len);
 }
 

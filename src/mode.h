@@ -72,6 +72,10 @@ struct hwc_mode_ops {
     /* Key wrap. On unwrap failure: zero out (out_cap bytes), HWC_ERR_AUTH. */
     int (*wrap)(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
     int (*unwrap)(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
+    /* Key wrap: the length errors wrap (wrap != 0) or unwrap would return
+     * (HWC_ERR_DATA_LEN, HWC_ERR_BUFFER), without side effects, so api.c
+     * can report them before an overlap. */
+    int (*wrap_lengths)(const hwc_ctx *ctx, int wrap, size_t in_len, size_t out_cap);
     /* CBC, CFB, OFB, CTR: the 16-byte chaining value (hwc_get_iv). */
     void (*get_iv)(const hwc_ctx *ctx, uint8_t iv[16]);
     /* Optional one-shot AEAD for messages the mode can finish in one pass

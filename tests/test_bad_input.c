@@ -1052,6 +1052,19 @@ static void key_wrap_errors(void) {
         }
         memcpy(scr_in, p, inl);
         ONE(hwc_key_wrap(c, k, kl, scr_in, inl, scr_in + 8, 64, &n), HWC_ERR_OVERLAP, "wrap, output 8 bytes in");
+        /* Lengths before overlap (docs/ERRORS.md's order; the one-shot calls run hwc_ctx_key_wrap). */
+        ONE(hwc_key_wrap(c, k, kl, scr_in, 0, scr_in + 8, 64, &n), HWC_ERR_DATA_LEN,
+            "wrap of 0 bytes, output 8 bytes in");
+        ONE(hwc_key_wrap(c, k, kl, scr_in, inl, scr_in + 8, wl - 1, &n), HWC_ERR_BUFFER,
+            "wrap with out_cap one short, output 8 bytes in");
+        ONE(hwc_key_unwrap(c, k, kl, scr_in, 16 - 8 * kwp, scr_in + 8, 64, &n), HWC_ERR_DATA_LEN,
+            "unwrap of a too short input, output 8 bytes in");
+        ONE(hwc_key_unwrap(c, k, kl, scr_in, wl, scr_in + 8, inl - 1, &n), HWC_ERR_BUFFER,
+            "unwrap with out_cap too small, output 8 bytes in");
+        /* A capacity no buffer has: a failed unwrap would zero all of it. */
+        ONE(hwc_key_unwrap(c, k, kl, ref, wl, unw, (size_t)PTRDIFF_MAX + 1, &n), HWC_ERR_DATA_LEN,
+            "unwrap with out_cap over PTRDIFF_MAX");
+        ONE(hwc_key_wrap(c, k, kl, p, SIZE_MAX - 7, w, sizeof w, &n), HWC_ERR_DATA_LEN, "wrap of SIZE_MAX - 7 bytes");
 #if SIZE_MAX > 0xffffffffu
         /* Past the length limits, in place on a small buffer: refused on the length alone. */
         if (kwp)

@@ -439,7 +439,37 @@ CASE(ctx_wrap_no_key) { hwc_ctx *x = hwc_ctx_new(); RET(x, hwc_ctx_key_wrap(x, b
 CASE(ctx_wrap_cbc) { hwc_ctx *x = ctx_for("aes-128-cbc", 1); RET(x, hwc_ctx_key_wrap(x, buf, 16, out, 24, &n)); }
 CASE(ctx_wrap_overlap) { hwc_ctx *x = ctx_for("aes-128-wrap", 1); RET(x, hwc_ctx_key_wrap(x, buf, 16, buf + 8, 24, &n)); }
 CASE(ctx_unwrap_forged) { hwc_ctx *x = ctx_for("aes-128-wrap", 0); RET(x, hwc_ctx_key_unwrap(x, buf, 24, out, 24, &n)); }
-
+/* Lengths come before overlap: a wrong length on overlapping buffers. */
+CASE(ctx_wrap_short_overlapping) {
+    hwc_ctx *x = ctx_for("aes-128-wrap", 1);
+    RET(x, hwc_ctx_key_wrap(x, buf, 12, buf + 8, 24, &n));
+}
+CASE(ctx_wrap_small_out_overlapping) {
+    hwc_ctx *x = ctx_for("aes-128-wrap", 1);
+    RET(x, hwc_ctx_key_wrap(x, buf, 16, buf + 8, 23, &n));
+}
+CASE(ctx_wrap_huge_out_cap) {
+    hwc_ctx *x = ctx_for("aes-128-wrap-pad", 1);
+    RET(x, hwc_ctx_key_wrap(x, buf, 16, out, SIZE_MAX, &n));
+}
+CASE(ctx_unwrap_short_overlapping) {
+    hwc_ctx *x = ctx_for("aes-128-wrap-pad", 0);
+    RET(x, hwc_ctx_key_unwrap(x, buf, 20, buf + 4, 24, &n));
+}
+CASE(ctx_unwrap_small_out_overlapping) {
+    hwc_ctx *x = ctx_for("aes-128-wrap", 0);
+    RET(x, hwc_ctx_key_unwrap(x, buf, 32, buf + 8, 23, &n));
+}
+CASE(ctx_unwrap_huge_out_cap) {
+    hwc_ctx *x = ctx_for("aes-128-wrap", 0);
+    RET(x, hwc_ctx_key_unwrap(x, buf, 24, out, (size_t)PTRDIFF_MAX + 1, &n));
+}
+/* SIV takes any nonce length, but not one past any buffer. */
+CASE(init_iv_huge) { hwc_ctx *x = hwc_ctx_new(); RET(x, hwc_init(x, C("aes-128-siv"), 0, key, 32, iv, SIZE_MAX)); }
+CASE(open_nonce_huge) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 0);
+    RET(x, hwc_aead_open(x, iv, SIZE_MAX - 1, NULL, 0, buf, 20, out, tag, 16));
+}
 typedef struct error_case {
     const char *id, *function;
     int (*run)(void);
@@ -491,7 +521,10 @@ static error_case cases[] = {
     E(hwc_key_unwrap, unwrap_forged), E(hwc_key_unwrap, unwrap_short), E(hwc_key_unwrap, unwrap_small_out),
     E(hwc_ctx_key_wrap, ctx_wrap_null_out_len), E(hwc_ctx_key_wrap, ctx_wrap_no_key),
     E(hwc_ctx_key_wrap, ctx_wrap_cbc), E(hwc_ctx_key_wrap, ctx_wrap_overlap),
-    E(hwc_ctx_key_unwrap, ctx_unwrap_forged),
+    E(hwc_ctx_key_unwrap, ctx_unwrap_forged), E(hwc_ctx_key_wrap, ctx_wrap_short_overlapping),
+    E(hwc_ctx_key_wrap, ctx_wrap_small_out_overlapping), E(hwc_ctx_key_wrap, ctx_wrap_huge_out_cap),
+    E(hwc_ctx_key_unwrap, ctx_unwrap_short_overlapping), E(hwc_ctx_key_unwrap, ctx_unwrap_small_out_overlapping),
+    E(hwc_ctx_key_unwrap, ctx_unwrap_huge_out_cap), E(hwc_init, init_iv_huge), E(hwc_aead_open, open_nonce_huge),
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 

@@ -10,7 +10,7 @@
  *     overlap of input and output is rejected with HWC_ERR_OVERLAP.
  *   - A NULL pointer with a zero length is fine; with a non-zero length it is
  *     HWC_ERR_NULL.  A data length over PTRDIFF_MAX (no buffer is that long)
- *     is HWC_ERR_DATA_LEN.
+ *     is HWC_ERR_DATA_LEN (an IV length, HWC_ERR_IV_LEN).
  *   - When authentication fails, the one-shot functions zero the whole output
  *     buffer.  SIV and GCM-SIV (one update per message) check the tag in
  *     hwc_update(), zero what it wrote and return HWC_ERR_AUTH there and

@@ -62,15 +62,52 @@ static int kw_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     return hwc_block_set_key(ctx->impl, &ctx->ks[0], key, key_len, 1);
 }
 
+/* The length checks of each direction (HWC_ERR_DATA_LEN, then
+ * HWC_ERR_BUFFER), without side effects: api.c runs them before its
+ * overlap check, the order docs/ERRORS.md gives. */
+static int kw_wrap_lengths(size_t in_len, size_t out_cap) {
+    if (in_len % 8 != 0 || in_len < 16 || in_len > SIZE_MAX - 8 || hwc_len_over(in_len / 8, KW_MAX_SEMIBLOCKS))
+        return HWC_ERR_DATA_LEN;
+    return out_cap < in_len + 8 ? HWC_ERR_BUFFER : HWC_OK;
+}
+
+static int kw_unwrap_lengths(size_t in_len, size_t out_cap) {
+    if (in_len % 8 != 0 || in_len < 24 || (uint64_t)in_len / 8 - 1 > KW_MAX_SEMIBLOCKS)
+        return HWC_ERR_DATA_LEN;
+    return out_cap < in_len - 8 ? HWC_ERR_BUFFER : HWC_OK;
+}
+
+/* The second bound keeps the padded length + 8 from overflowing a 32-bit size_t. */
+static int kwp_wrap_lengths(size_t in_len, size_t out_cap) {
+    if (in_len == 0 || hwc_len_over(in_len, KWP_MAX_LEN) || in_len > SIZE_MAX - 15)
+        return HWC_ERR_DATA_LEN;
+    return out_cap < ((in_len + 7) & ~(size_t)7) + 8 ? HWC_ERR_BUFFER : HWC_OK;
+}
+
+static int kwp_unwrap_lengths(size_t in_len, size_t out_cap) {
+    if (in_len % 8 != 0 || in_len < 16 || (uint64_t)in_len - 8 > KWP_MAX_LEN + 1)
+        return HWC_ERR_DATA_LEN;
+    return out_cap < in_len - 8 ? HWC_ERR_BUFFER : HWC_OK;
+}
+
+static int kw_check_lengths(const hwc_ctx *ctx, int wrap, size_t in_len, size_t out_cap) {
+    (void)ctx;
+    return wrap ? kw_wrap_lengths(in_len, out_cap) : kw_unwrap_lengths(in_len, out_cap);
+}
+
+static int kwp_check_lengths(const hwc_ctx *ctx, int wrap, size_t in_len, size_t out_cap) {
+    (void)ctx;
+    return wrap ? kwp_wrap_lengths(in_len, out_cap) : kwp_unwrap_lengths(in_len, out_cap);
+}
+
 static int kw_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {
     alignas(16) uint8_t a[8];
+    int rc;
 
     if (!ctx->keyed)
         return HWC_ERR_STATE;
-    if (in_len % 8 != 0 || in_len < 16 || in_len > SIZE_MAX - 8 || hwc_len_over(in_len / 8, KW_MAX_SEMIBLOCKS))
-        return HWC_ERR_DATA_LEN;
-    if (out_cap < in_len + 8)
-        return HWC_ERR_BUFFER;
+    if ((rc = kw_wrap_lengths(in_len, out_cap)) != HWC_OK)
+        return rc;
 
     /* memmove: out == in is allowed and the output is 8 bytes longer. */
     memmove(out + 8, in, in_len);
@@ -83,14 +120,12 @@ static int kw_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out,
 
 static int kw_unwrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {
     alignas(16) uint8_t a[8];
-    int bad;
+    int bad, rc;
 
     if (!ctx->keyed)
         return HWC_ERR_STATE;
-    if (in_len % 8 != 0 || in_len < 24 || (uint64_t)in_len / 8 - 1 > KW_MAX_SEMIBLOCKS)
-        return HWC_ERR_DATA_LEN;
-    if (out_cap < in_len - 8)
-        return HWC_ERR_BUFFER;
+    if ((rc = kw_unwrap_lengths(in_len, out_cap)) != HWC_OK)
+        return rc;
 
     memcpy(a, in, 8); /* before the move: out may equal in */
     memmove(out, in + 8, in_len - 8);
@@ -109,15 +144,13 @@ static int kw_unwrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *ou
 static int kwp_wrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {
     alignas(16) uint8_t a[8];
     size_t padded_len;
+    int rc;
 
     if (!ctx->keyed)
         return HWC_ERR_STATE;
-    /* The second bound keeps padded_len + 8 from overflowing a 32-bit size_t. */
-    if (in_len == 0 || hwc_len_over(in_len, KWP_MAX_LEN) || in_len > SIZE_MAX - 15)
-        return HWC_ERR_DATA_LEN;
+    if ((rc = kwp_wrap_lengths(in_len, out_cap)) != HWC_OK)
+        return rc;
     padded_len = (in_len + 7) & ~(size_t)7;
-    if (out_cap < padded_len + 8)
-        return HWC_ERR_BUFFER;
 
     memmove(out + 8, in, in_len);
     memset(out + 8 + in_len, 0, padded_len - in_len);
@@ -148,14 +181,13 @@ static int kwp_unwrap(hwc_ctx *ctx, const uint8_t *in, size_t in_len, uint8_t *o
     alignas(16) uint8_t a[8];
     size_t padded_len;
     uint64_t msg_len, bad, pad_len, pad_mask;
+    int rc;
 
     if (!ctx->keyed)
         return HWC_ERR_STATE;
-    if (in_len % 8 != 0 || in_len < 16 || (uint64_t)in_len - 8 > KWP_MAX_LEN + 1)
-        return HWC_ERR_DATA_LEN;
+    if ((rc = kwp_unwrap_lengths(in_len, out_cap)) != HWC_OK)
+        return rc;
     padded_len = in_len - 8;
-    if (out_cap < padded_len)
-        return HWC_ERR_BUFFER;
 
     if (padded_len == 8) {
         alignas(16) uint8_t b[16];
@@ -198,10 +230,12 @@ const hwc_mode_ops hwc_mode_kw_ops = {
     .set_key = kw_set_key,
     .wrap = kw_wrap,
     .unwrap = kw_unwrap,
+    .wrap_lengths = kw_check_lengths,
 };
 
 const hwc_mode_ops hwc_mode_kwp_ops = {
     .set_key = kw_set_key,
     .wrap = kwp_wrap,
     .unwrap = kwp_unwrap,
+    .wrap_lengths = kwp_check_lengths,
 };
