@@ -16,7 +16,9 @@
  *   PH_PRE_FINAL  after the last hwc_update
  *   PH_POST_FINAL after hwc_final (before hwc_get_tag)
  * PH_DATA means PH_MID, or PH_AAD for one-shot modes (XTS, SIV, GCM-SIV):
- * "while data may still come".  Every table case runs on every cipher it
+ * "while data may still come".  SIV and GCM-SIV decryption also runs
+ * streamed (tw_siv_stream: hwc_set_lengths, then two updates), where
+ * PH_MID and PH_DATA are between the two.  Every table case runs on every cipher it
  * applies to (automatic back end), and once per cipher on every available
  * back end forced by name; wrong key lengths run for every cipher.
  *
@@ -54,6 +56,7 @@ static const char *phase_name[] = {"fresh context", "keyed, waiting for the IV",
 #define M_WRAP (MB(HWC_MODE_KW) | MB(HWC_MODE_KWP))
 #define M_PAD (MB(HWC_MODE_ECB) | MB(HWC_MODE_CBC))
 #define M_ONESHOT (MB(HWC_MODE_XTS) | MB(HWC_MODE_SIV) | MB(HWC_MODE_GCM_SIV))
+#define M_SIVS (MB(HWC_MODE_SIV) | MB(HWC_MODE_GCM_SIV))
 #define M_IV (M_CIPHER & ~MB(HWC_MODE_ECB))
 /* Modes that cannot start a message without an IV (two-step init). */
 #define M_NEED_IV ((M_IV & ~MB(HWC_MODE_SIV)) | MB(HWC_MODE_GMAC))
@@ -82,7 +85,11 @@ typedef struct scen {
     size_t taglen;
     uint8_t tagin[16];
     int two_step; /* init with the key and no IV, then with the IV only */
+    int siv_stream; /* SIV, GCM-SIV decryption: declared lengths, two updates */
 } scen;
+
+/* The data comes in one update (XTS; SIV, GCM-SIV unless streamed). */
+static int one_update(const scen *s) { return is_oneshot(s->c) && !(s->siv_stream && !s->enc); }
 
 typedef struct result {
     int rc;
@@ -99,7 +106,7 @@ typedef int (*inject_fn)(hwc_ctx *ctx, const scen *s, size_t arg);
 static void play(const scen *s, int phase, inject_fn fn, size_t arg, int *inj_rc, result *res) {
     const hwc_cipher *c = s->c;
     hwc_mode m = hwc_cipher_mode(c);
-    size_t n = 0, w = 0, first = is_oneshot(c) ? s->inlen : s->split;
+    size_t n = 0, w = 0, first = one_update(s) ? s->inlen : s->split;
     int rc = 0;
     memset(res, 0, sizeof *res);
     hwc_ctx *ctx = hwc_ctx_new();
@@ -136,7 +143,7 @@ static void play(const scen *s, int phase, inject_fn fn, size_t arg, int *inj_rc
     if (is_aead(c)) {
         if (s->taglen != hwc_cipher_tag_len(c))
             DO(hwc_set_tag_len(ctx, s->taglen), "hwc_set_tag_len");
-        if (m == HWC_MODE_CCM)
+        if (m == HWC_MODE_CCM || (s->siv_stream && !s->enc))
             DO(hwc_set_lengths(ctx, s->aadlen, s->inlen), "hwc_set_lengths");
         if (!s->enc)
             DO(hwc_set_tag(ctx, s->tagin, s->taglen), "hwc_set_tag");
@@ -157,7 +164,7 @@ static void play(const scen *s, int phase, inject_fn fn, size_t arg, int *inj_rc
     DO(hwc_update(ctx, res->out, &n, s->in, first), "hwc_update (part 1)");
     w = n;
     STEP(PH_MID);
-    if (!is_oneshot(c)) {
+    if (!one_update(s)) {
         DO(hwc_update(ctx, res->out + w, &n, s->in + first, s->inlen - first), "hwc_update (part 2)");
         w += n;
     }
@@ -228,7 +235,7 @@ static void expect(const char *label, const scen *s, int phase, inject_fn fn, si
     result ref, got;
     int inj = 0x7fff, dummy;
     if (phase == PH_DATA)
-        phase = is_oneshot(s->c) ? PH_AAD : PH_MID;
+        phase = one_update(s) ? PH_AAD : PH_MID;
     ncases++;
     play(s, PH_NONE, NULL, 0, &dummy, &ref);
     if (!CHECKF(ref.rc == 0, "%s %s %s: the undisturbed run fails at %s: %d (%s)", label, hwc_cipher_name(s->c),
@@ -388,6 +395,9 @@ static int inj_aad_null(hwc_ctx *ctx, const scen *s, size_t len) {
 static int inj_set_lengths(hwc_ctx *ctx, const scen *s, size_t msg_len) {
     return hwc_set_lengths(ctx, s->aadlen, msg_len);
 }
+static int inj_set_lengths_aad(hwc_ctx *ctx, const scen *s, size_t aad_len) {
+    return hwc_set_lengths(ctx, aad_len, s->inlen);
+}
 static int inj_set_padding(hwc_ctx *ctx, const scen *s, size_t on) {
     (void)s;
     return hwc_set_padding(ctx, (int)on);
@@ -440,6 +450,7 @@ static void tw_ccm_n12(scen *s) { s->ivlen = 12; }
 HWC_MAYBE_UNUSED static void tw_ccm_n8(scen *s) { s->ivlen = 8; }
 static void tw_pad_on(scen *s) { s->padding = 1; }
 static void tw_two_step(scen *s) { s->two_step = 1; }
+static void tw_siv_stream(scen *s) { s->siv_stream = 1; }
 
 /* ------------------------------------------------------------ the table */
 
@@ -565,6 +576,43 @@ static const bcase cases[] = {
     {"aad of SIZE_MAX bytes", M_AEAD, BOTH, PH_AAD, inj_aad_any, SIZE_MAX, HWC_ERR_DATA_LEN, NULL},
     {"aad (MAC message) of SIZE_MAX - 15 bytes", M_MAC, ENC, PH_MID, inj_aad_any, SIZE_MAX - 15, HWC_ERR_DATA_LEN,
      NULL},
+
+    /* SIV, GCM-SIV decryption streamed after hwc_set_lengths. */
+    {"SIV/GCM-SIV streamed: update past the declared length", M_SIVS, DEC, PH_MID, inj_update_rest_plus, 1,
+     HWC_ERR_DATA_LEN, tw_siv_stream},
+    {"SIV/GCM-SIV streamed: final before the declared length", M_SIVS, DEC, PH_MID, inj_final, 0, HWC_ERR_DATA_LEN,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: AAD past the declared length", M_SIVS, DEC, PH_AAD, inj_aad, 1, HWC_ERR_DATA_LEN,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: data before the declared AAD", M_SIVS, DEC, PH_PARAMS, inj_update, 4, HWC_ERR_DATA_LEN,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: final before the declared AAD", M_SIVS, DEC, PH_PARAMS, inj_final, 0, HWC_ERR_DATA_LEN,
+     tw_siv_stream},
+    {"SIV/GCM-SIV: declared AAD shorter than the AAD given", M_SIVS, DEC, PH_AAD, inj_set_lengths_aad, 20,
+     HWC_ERR_DATA_LEN, NULL},
+    {"SIV/GCM-SIV streamed: set_lengths after data", M_SIVS, DEC, PH_MID, inj_set_lengths, 64, HWC_ERR_STATE,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: set_tag after data", M_SIVS, DEC, PH_MID, inj_set_tag, 16, HWC_ERR_STATE,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: aad after data", M_SIVS, DEC, PH_MID, inj_aad, 4, HWC_ERR_STATE, tw_siv_stream},
+    {"SIV/GCM-SIV streamed: update after final", M_SIVS, DEC, PH_POST_FINAL, inj_update, 16, HWC_ERR_STATE,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: update of SIZE_MAX bytes", M_SIVS, DEC, PH_DATA, inj_update_in_place, SIZE_MAX,
+     HWC_ERR_DATA_LEN, tw_siv_stream},
+    {"SIV/GCM-SIV streamed: update: NULL input", M_SIVS, DEC, PH_DATA, inj_update_null_in, 5, HWC_ERR_NULL,
+     tw_siv_stream},
+    {"SIV/GCM-SIV streamed: output 1 byte after input", M_SIVS, DEC, PH_DATA, inj_update_overlap, 0,
+     HWC_ERR_OVERLAP, tw_siv_stream},
+    {"SIV/GCM-SIV encryption: set_lengths (one update only)", M_SIVS, ENC, PH_PARAMS, inj_set_lengths, 64,
+     HWC_ERR_UNSUPPORTED, NULL},
+    {"SIV/GCM-SIV encryption: set_lengths after data (state before operation)", M_SIVS, ENC, PH_MID,
+     inj_set_lengths, 64, HWC_ERR_STATE, NULL},
+#if SIZE_MAX > 0xffffffffu
+    {"GCM-SIV: declared message over 2^36 bytes", MB(HWC_MODE_GCM_SIV), DEC, PH_PARAMS, inj_set_lengths,
+     ((size_t)1 << 36) + 1, HWC_ERR_DATA_LEN, NULL},
+    {"GCM-SIV: declared AAD over 2^36 bytes", MB(HWC_MODE_GCM_SIV), DEC, PH_PARAMS, inj_set_lengths_aad,
+     ((size_t)1 << 36) + 1, HWC_ERR_DATA_LEN, NULL},
+#endif
 
     /* Weak XTS keys. */
     {"XTS key halves equal", MB(HWC_MODE_XTS), BOTH, PH_NEW, inj_init_weak, 0, HWC_ERR_WEAK_KEY, NULL},

@@ -470,6 +470,69 @@ CASE(open_nonce_huge) {
     hwc_ctx *x = ctx_for("aes-128-siv", 0);
     RET(x, hwc_aead_open(x, iv, SIZE_MAX - 1, NULL, 0, buf, 20, out, tag, 16));
 }
+/* SIV, GCM-SIV decryption streamed after hwc_set_lengths. */
+CASE(set_lengths_siv_encrypting) { hwc_ctx *x = ctx_for("aes-128-siv", 1); RET(x, hwc_set_lengths(x, 0, 16)); }
+CASE(set_lengths_gcm_siv_too_long) {
+    hwc_ctx *x = ctx_for("aes-256-gcm-siv", 0);
+    RET(x, hwc_set_lengths(x, 0, ((uint64_t)1 << 36) + 1));
+}
+CASE(set_lengths_siv_less_aad_than_given) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 0);
+    hwc_aad(x, buf, 8);
+    RET(x, hwc_set_lengths(x, 7, 16));
+}
+CASE(set_lengths_siv_after_data) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 0, 40);
+    hwc_update(x, out, &n, buf, 20);
+    RET(x, hwc_set_lengths(x, 0, 40));
+}
+CASE(aad_siv_too_much) {
+    hwc_ctx *x = ctx_for("aes-128-gcm-siv", 0);
+    hwc_set_lengths(x, 4, 16);
+    RET(x, hwc_aad(x, buf, 5));
+}
+CASE(update_siv_too_much) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 0, 40);
+    hwc_update(x, out, &n, buf, 20);
+    RET(x, hwc_update(x, out, &n, buf, 21));
+}
+CASE(update_siv_aad_missing) {
+    hwc_ctx *x = ctx_for("aes-128-gcm-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 4, 16);
+    RET(x, hwc_update(x, out, &n, buf, 16));
+}
+CASE(update_gcm_siv_stream_forged) {
+    hwc_ctx *x = ctx_for("aes-128-gcm-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 0, 40);
+    hwc_update(x, out, &n, buf, 20); /* released, not authenticated */
+    memset(out + 20, 0xee, 20);
+    int rc = hwc_update(x, out + 20, &n, buf + 20, 20);
+    uint8_t zero[20] = {0};
+    CHECKF(memcmp(out + 20, zero, 20) == 0 && n == 0, "the update completing a forged message must zero its output");
+    RET(x, rc);
+}
+CASE(final_siv_short) {
+    hwc_ctx *x = ctx_for("sm4-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 0, 40);
+    hwc_update(x, out, &n, buf, 39);
+    RET(x, hwc_final(x, out, &n));
+}
+CASE(final_siv_after_forged) {
+    hwc_ctx *x = ctx_for("aes-128-siv", 0);
+    hwc_set_tag(x, tag, 16);
+    hwc_set_lengths(x, 0, 40);
+    hwc_update(x, out, &n, buf, 7);
+    hwc_update(x, out + 7, &n, buf + 7, 33); /* completes the message: the tag is wrong */
+    RET(x, hwc_final(x, out, &n));
+}
+
 typedef struct error_case {
     const char *id, *function;
     int (*run)(void);
@@ -525,6 +588,11 @@ static error_case cases[] = {
     E(hwc_ctx_key_wrap, ctx_wrap_small_out_overlapping), E(hwc_ctx_key_wrap, ctx_wrap_huge_out_cap),
     E(hwc_ctx_key_unwrap, ctx_unwrap_short_overlapping), E(hwc_ctx_key_unwrap, ctx_unwrap_small_out_overlapping),
     E(hwc_ctx_key_unwrap, ctx_unwrap_huge_out_cap), E(hwc_init, init_iv_huge), E(hwc_aead_open, open_nonce_huge),
+    E(hwc_set_lengths, set_lengths_siv_encrypting), E(hwc_set_lengths, set_lengths_gcm_siv_too_long),
+    E(hwc_set_lengths, set_lengths_siv_less_aad_than_given), E(hwc_set_lengths, set_lengths_siv_after_data),
+    E(hwc_aad, aad_siv_too_much), E(hwc_update, update_siv_too_much), E(hwc_update, update_siv_aad_missing),
+    E(hwc_update, update_gcm_siv_stream_forged), E(hwc_final, final_siv_short),
+    E(hwc_final, final_siv_after_forged),
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 

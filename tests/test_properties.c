@@ -2,6 +2,9 @@
  *   - streaming with random split points (zero-length updates included)
  *     gives the same output and tag as one update, also when the message
  *     goes on in a copy of the context (hwc_ctx_copy) from a random chunk;
+ *   - SIV, GCM-SIV decryption with declared lengths, cut at every point
+ *     (every pair of points up to 33 bytes), equals one update; forged, the
+ *     update that completes the message fails and zeroes its piece;
  *   - in-place (out == in) gives the same as out-of-place;
  *   - every input offset 0..15 x output offset 0..15 gives the same result
  *     (and writes nothing outside the output range);
@@ -47,6 +50,12 @@ static int is_aead(const hwc_cipher *c) { return (flags_of(c) & HWC_CIPHER_AEAD)
 static int is_mac(const hwc_cipher *c) { return (flags_of(c) & HWC_CIPHER_MAC) != 0; }
 static int is_wrap(const hwc_cipher *c) { return (flags_of(c) & HWC_CIPHER_WRAP) != 0; }
 static int is_oneshot(const hwc_cipher *c) { return (flags_of(c) & HWC_CIPHER_ONE_SHOT) != 0; }
+/* SIV, GCM-SIV: encryption in one update; decryption streams once the
+ * lengths are declared. */
+static int is_siv_like(const hwc_cipher *c) {
+    hwc_mode m = hwc_cipher_mode(c);
+    return m == HWC_MODE_SIV || m == HWC_MODE_GCM_SIV;
+}
 static int is_blockpad(const hwc_cipher *c) {
     hwc_mode m = hwc_cipher_mode(c);
     return m == HWC_MODE_ECB || m == HWC_MODE_CBC;
@@ -175,6 +184,9 @@ static int run(const op *o, const uint8_t *in, size_t inlen, uint8_t *out, size_
         if (o->taglen != hwc_cipher_tag_len(c) && (rc = hwc_set_tag_len(ctx, o->taglen)) != 0)
             goto done;
         if (hwc_cipher_mode(c) == HWC_MODE_CCM && (rc = hwc_set_lengths(ctx, o->aadlen, inlen)) != 0)
+            goto done;
+        /* SIV, GCM-SIV decryption in pieces: the declared lengths allow it. */
+        if (is_siv_like(c) && !o->enc && ds && ds->n && (rc = hwc_set_lengths(ctx, o->aadlen, inlen)) != 0)
             goto done;
         if (!o->enc && (rc = hwc_set_tag(ctx, o->tagin, o->taglen)) != 0)
             goto done;
@@ -308,8 +320,8 @@ static void prop_streaming(const hwc_cipher *c, const char *impl) {
             }
             if (is_mac(c))
                 continue;
-            /* Decrypt in other random pieces. */
-            if (!is_oneshot(c))
+            /* Decrypt in other random pieces (SIV and GCM-SIV too). */
+            if (!is_oneshot(c) || is_siv_like(c))
                 make_split(&ds, ctlen, 1, 1);
             o.enc = HWC_DECRYPT;
             o.tagin = tag;
@@ -359,6 +371,17 @@ static void prop_inplace(const hwc_cipher *c, const char *impl) {
             CHECKF(outlen == n, "%s: length %zu want %zu", what, outlen, n))
             CHECK_MEM(tmp, pt, n, what);
 
+        /* SIV, GCM-SIV decryption streams in place, in any pieces. */
+        for (int s = 0; is_siv_like(c) && s < 3; s++) {
+            split ds;
+            make_split(&ds, n, 1, 1);
+            memcpy(tmp, ct, n);
+            rc = run(&o, tmp, n, tmp, &outlen, NULL, &ds, NULL);
+            describe(what, sizeof what, &o, "in-place split decrypt", n);
+            if (CHECKF(rc == 0, "%s: rc %d (%s)", what, rc, hwc_strerror(rc)) &&
+                CHECKF(outlen == n, "%s: length %zu want %zu", what, outlen, n))
+                CHECK_MEM(tmp, pt, n, what);
+        }
         /* Streaming in place: any split for exact modes; block multiples
          * with padding off for ECB/CBC. */
         if (is_oneshot(c) || is_wrap(c) || !(is_exact(c) || is_blockpad(c)))
@@ -1174,6 +1197,113 @@ static void prop_cfb1_bits(const hwc_cipher *c, const char *impl) {
     }
 }
 
+/* --------------------------------- SIV, GCM-SIV: streaming decryption */
+
+/* Decrypts ct[0..n) (o->tagin the expected tag) in the pieces that the
+ * sorted cut points give, after hwc_set_lengths, checking each call: a
+ * genuine message comes out whole (expect: the plaintext) and final
+ * succeeds; a forged one releases the pieces before the last
+ * unauthenticated, as GCM's streaming decryption does (expect: what other
+ * cuts released, NULL: not compared), and the update that completes it returns
+ * HWC_ERR_AUTH with *out_len 0 and its piece zeroed, as final does after
+ * it.  The context is replaced by a copy (hwc_ctx_copy) after piece
+ * copy_after, when that is below the number of pieces. */
+static void siv_pieces(const op *o, size_t n, const size_t *cuts, size_t ncuts, int forged, size_t copy_after,
+                       const uint8_t *expect, const char *what) {
+    hwc_ctx *ctx = hwc_ctx_new();
+    size_t got, start = 0;
+    int rc = ctx ? hwc_ctx_set_impl(ctx, o->impl) : HWC_ERR_NO_MEM;
+    if (!rc)
+        rc = hwc_init(ctx, o->c, HWC_DECRYPT, o->key, o->klen, o->iv, o->ivlen);
+    if (!rc)
+        rc = hwc_set_tag(ctx, o->tagin, 16);
+    if (!rc)
+        rc = hwc_set_lengths(ctx, o->aadlen, n);
+    if (!rc && o->aadlen)
+        rc = hwc_aad(ctx, o->aad, o->aadlen);
+    if (!CHECKF(rc == 0, "%s: setting up: rc %d (%s)", what, rc, hwc_strerror(rc)))
+        goto done;
+    memset(tmp, 0xcc, n + 16);
+    int completed = 0;
+    for (size_t i = 0; i <= ncuts; i++) {
+        size_t end = i < ncuts ? cuts[i] : n;
+        if (completed && forged)
+            break;
+        got = 12345;
+        rc = hwc_update(ctx, tmp + start, &got, ct + start, end - start);
+        int completing = !completed && end == n;
+        if (completing && forged) {
+            CHECKF(rc == HWC_ERR_AUTH && got == 0, "%s: the completing update (piece %zu, %zu..%zu): rc %d (%s), "
+                   "out_len %zu", what, i, start, end, rc, hwc_strerror(rc), got);
+            int zeroed = 1;
+            for (size_t b = start; b < end; b++)
+                zeroed &= tmp[b] == 0;
+            CHECKF(zeroed, "%s: the failed update left plaintext", what);
+        } else if (CHECKF(rc == 0 && got == end - start, "%s: piece %zu (%zu..%zu): rc %d (%s), out_len %zu", what,
+                          i, start, end, rc, hwc_strerror(rc), got)) {
+            CHECKF(!expect || memcmp(tmp + start, expect + start, end - start) == 0, "%s: piece %zu (%zu..%zu) differs",
+                   what, i, start, end);
+        }
+        completed |= completing;
+        start = end;
+        if (i == copy_after) {
+            op copy_now = *o;
+            copy_now.copy_at = 1;
+            CHECKF(maybe_copy(&copy_now, &ctx, 0) == 0, "%s: hwc_ctx_copy failed", what);
+        }
+    }
+    rc = hwc_final(ctx, tmp + n, &got);
+    CHECKF(rc == (forged ? HWC_ERR_AUTH : 0), "%s: final rc %d (%s)", what, rc, hwc_strerror(rc));
+    if (!forged)
+        CHECKF(got == 0 && tmp[n] == 0xcc, "%s: final wrote %zu bytes", what, got);
+done:
+    hwc_ctx_free(ctx);
+}
+
+/* Every cut point (and every pair of them for short messages), genuine and
+ * forged, against the one-call plaintext. */
+static void prop_siv_stream(const hwc_cipher *c, const char *impl) {
+    static const size_t lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 48, 100, 129};
+    char what[240];
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t n = lens[li], ctlen;
+        op o;
+        rand_op(&o, c, impl, li % 3 ? 17 * li : 0);
+        test_rand_bytes(pt, n);
+        if (!reference(&o, n, &ctlen) || !CHECK(ctlen == n))
+            continue;
+        o.enc = HWC_DECRYPT;
+        memcpy(tag2, tag, 16);
+        tag2[test_rand() % 16] ^= (uint8_t)(1u << (test_rand() % 8));
+        for (int forged = 0; forged < 2; forged++) {
+            o.tagin = forged ? tag2 : tag;
+            /* A wrong tag starts CTR elsewhere: what is released before the
+             * failing update is whatever a cut at n - 1 released. */
+            const uint8_t *expect = pt;
+            if (forged && n) {
+                size_t last_cut = n - 1;
+                snprintf(what, sizeof what, "%s impl=%s len=%zu forged, cut at %zu", hwc_cipher_name(c), impl, n,
+                         last_cut);
+                siv_pieces(&o, n, &last_cut, 1, 1, SIZE_MAX, NULL, what);
+                memcpy(tmp2, tmp, n);
+                expect = tmp2;
+            }
+            for (size_t p = 0; p <= n; p++) {
+                size_t cuts[2] = {p, 0};
+                snprintf(what, sizeof what, "%s impl=%s len=%zu aad=%zu %s, cut at %zu", hwc_cipher_name(c), impl, n,
+                         o.aadlen, forged ? "forged" : "genuine", p);
+                siv_pieces(&o, n, cuts, 1, forged, p % 3 == 1 ? 0 : SIZE_MAX, expect, what);
+                for (size_t q = p; n <= 33 && q <= n; q++) {
+                    cuts[1] = q;
+                    snprintf(what, sizeof what, "%s impl=%s len=%zu aad=%zu %s, cuts at %zu and %zu",
+                             hwc_cipher_name(c), impl, n, o.aadlen, forged ? "forged" : "genuine", p, q);
+                    siv_pieces(&o, n, cuts, 2, forged, q % 5 == 2 ? 1 : SIZE_MAX, expect, what);
+                }
+            }
+        }
+    }
+}
+
 /* ------------------------------------------------------------ driver */
 
 int main(void) {
@@ -1203,6 +1333,8 @@ int main(void) {
                 prop_xts(c, impl);
             if (m == HWC_MODE_CFB1)
                 prop_cfb1_bits(c, impl);
+            if (is_siv_like(c))
+                prop_siv_stream(c, impl);
         }
         printf("%-20s %s (%d back end%s)\n", hwc_cipher_name(c), test_failed == failed_before ? "ok" : "FAILED",
                nimpls[fam], nimpls[fam] == 1 ? "" : "s");

@@ -12,11 +12,14 @@
  *     HWC_ERR_NULL.  A data length over PTRDIFF_MAX (no buffer is that long)
  *     is HWC_ERR_DATA_LEN (an IV length, HWC_ERR_IV_LEN).
  *   - When authentication fails, the one-shot functions zero the whole output
- *     buffer.  SIV and GCM-SIV (one update per message) check the tag in
- *     hwc_update(), zero what it wrote and return HWC_ERR_AUTH there and
- *     again from hwc_final().  hwc_final() in streaming AEAD decryption returns HWC_ERR_AUTH;
- *     the plaintext already handed out by hwc_update() must then be discarded
- *     by the caller (use the one-shot hwc_aead_open() to never see it).
+ *     buffer.  Streaming AEAD decryption (GCM, CCM, OCB) returns HWC_ERR_AUTH
+ *     from hwc_final(); the plaintext already handed out by hwc_update() must
+ *     then be discarded by the caller (use the one-shot hwc_aead_open() to
+ *     never see it).  SIV and GCM-SIV check the tag in the hwc_update() that
+ *     completes the message, zero what that call wrote and return
+ *     HWC_ERR_AUTH there and again from hwc_final(); when the message came in
+ *     several updates (see hwc_set_lengths), what the earlier ones released
+ *     must be discarded likewise.
  */
 #ifndef HWCRYPT_HWCRYPT_H
 #define HWCRYPT_HWCRYPT_H
@@ -89,7 +92,8 @@ typedef enum hwc_mode {
 #define HWC_CIPHER_WRAP 0x04u     /* key wrap (one-shot only) */
 #define HWC_CIPHER_STREAM 0x08u   /* any length, output follows input byte for byte */
 #define HWC_CIPHER_PADDING 0x10u  /* PKCS#7 padding on by default (ECB, CBC) */
-#define HWC_CIPHER_ONE_SHOT 0x20u /* data must arrive in one hwc_update() call (XTS, SIV, GCM-SIV) */
+#define HWC_CIPHER_ONE_SHOT 0x20u /* data arrives in one hwc_update() call (XTS; SIV and GCM-SIV but for
+                                     decryption after hwc_set_lengths) */
 #define HWC_CIPHER_INVERSE 0x40u  /* key wrap using the inverse cipher (SP 800-38F option) */
 #define HWC_CIPHER_XTS_GB 0x100u  /* XTS with the GB/T 17964-2021 tweak multiplication (sm4-xts-gb) */
 
@@ -226,7 +230,23 @@ HWC_API int hwc_set_padding(hwc_ctx *ctx, int on);
  * any hwc_aad or data; when decrypting, before hwc_set_tag (the length of
  * the tag given there is the one checked). */
 HWC_API int hwc_set_tag_len(hwc_ctx *ctx, size_t tag_len);
-/* CCM: the total AAD and message lengths, required before AAD or data. */
+/* The total AAD and message lengths (bytes; for SIV the AAD of all
+ * components, the nonce not counted).
+ * CCM: required, before AAD or data.
+ * SIV, GCM-SIV decryption: optional, before data.  Without it the message
+ * is the data of one hwc_update().  With it, any number of hwc_update()
+ * calls totalling msg_len bytes, after all aad_len bytes of AAD: each
+ * writes exactly its in_len bytes of plaintext, not yet authenticated
+ * (CTR runs from the expected tag; the plaintext goes into S2V or POLYVAL
+ * as it comes), and the one that completes msg_len compares the tags in
+ * constant time: on a mismatch it zeroes what it wrote and returns
+ * HWC_ERR_AUTH (as hwc_final() does after it), and the caller must discard
+ * what the earlier calls released, as with GCM.  More data or AAD than
+ * declared is HWC_ERR_DATA_LEN, and so is hwc_final() before all of it;
+ * empty updates after the last byte are harmless.
+ * SIV, GCM-SIV encryption: HWC_ERR_UNSUPPORTED; it needs all of the
+ * plaintext before its first output byte (the tag is the CTR IV), so it
+ * takes the message in one hwc_update(). */
 HWC_API int hwc_set_lengths(hwc_ctx *ctx, uint64_t aad_len, uint64_t msg_len);
 /* AEAD decryption: the expected tag, any time before hwc_final(); for SIV
  * and GCM-SIV, which need it to decrypt, before hwc_update(). */
@@ -241,7 +261,10 @@ HWC_API int hwc_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len);
 
 /* Encrypt or decrypt.  *out_len receives the bytes written.  `out` must have
  * room for in_len + 16 bytes (block modes may release a held-back block).
- * Stream modes and GCM/CCM write exactly in_len bytes. */
+ * Stream modes, GCM, CCM, XTS, SIV and GCM-SIV write exactly in_len bytes
+ * (SIV, GCM-SIV: 0 when authentication fails).  XTS and SIV / GCM-SIV
+ * encryption take the message in one call; SIV / GCM-SIV decryption
+ * streams after hwc_set_lengths(). */
 HWC_API int hwc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len,
                        const uint8_t *in, size_t in_len);
 /* CFB1 only: encrypt or decrypt nbits bits, most significant bit of each

@@ -6,7 +6,8 @@
  * (schedule in ctx->ks[1]). The tag is the encrypted POLYVAL of the AAD,
  * the plaintext and their lengths; it also seeds CTR, so encryption needs
  * all of the plaintext before producing output: the data comes in one
- * update() call. AAD may be streamed over several hwc_aad() calls.
+ * update() call.  Decryption streams once set_lengths() has declared the
+ * length (siv_flow.h).  AAD may be streamed over several hwc_aad() calls.
  */
 #include "modes/siv_flow.h"
 
@@ -15,37 +16,76 @@
 #define GCM_SIV_NONCE_LEN 12
 
 typedef struct gcm_siv_state {
-    hwc_ghash_key polyval_key;       /* per nonce: message-authentication key */
-    alignas(16) uint8_t acc[16];     /* POLYVAL accumulator */
-    alignas(16) uint8_t aad_buf[16]; /* AAD bytes short of a whole block */
-    alignas(16) uint8_t nonce[16];   /* first 12 bytes used */
-    hwc_siv_flow flow;               /* phases and the tag */
-    uint64_t aad_len;                /* AAD bytes so far */
-    size_t aad_buf_len;
-    size_t key_len;                  /* key-generating key: 16 or 32 */
+    hwc_ghash_key polyval_key;          /* per nonce: message-authentication key */
+    alignas(16) uint8_t acc[16];        /* POLYVAL accumulator */
+    alignas(16) uint8_t buf[16];        /* AAD, then plaintext, bytes short of a whole block */
+    alignas(16) uint8_t nonce[16];      /* first 12 bytes used */
+    alignas(16) uint8_t ctr[16];        /* the next counter block: bytes 0-3 count (k_ctr32le) */
+    alignas(16) uint8_t keystream[16];  /* its last ks_left bytes not used yet */
+    hwc_siv_flow flow;                  /* phases, the tag, the AAD length */
+    uint64_t msg_len;
+    size_t buf_len;
+    size_t ks_left;
+    size_t key_len;                     /* key-generating key: 16 or 32 */
 } gcm_siv_state;
 HWC_MODE_STATE_FITS(gcm_siv_state);
 
-/* POLYVAL over data zero-padded to whole blocks. */
-static void gcm_siv_absorb_padded(gcm_siv_state *st, const hwc_ghash_impl *g, const uint8_t *data, size_t len) {
-    size_t full = len / 16, rest = len % 16;
+/* POLYVAL over a stream (the AAD, then the plaintext): whole blocks at
+ * once, the rest held in buf. */
+static void gcm_siv_absorb_stream(gcm_siv_state *st, const hwc_ghash_impl *g, const uint8_t *data, size_t len) {
+    size_t full;
 
+    if (st->buf_len) {
+        size_t take = 16 - st->buf_len;
+        if (take > len)
+            take = len;
+        memcpy(st->buf + st->buf_len, data, take);
+        st->buf_len += take;
+        data += take;
+        len -= take;
+        if (st->buf_len < 16)
+            return;
+        hwc_polyval_update(g, &st->polyval_key, st->acc, st->buf, 1);
+        st->buf_len = 0;
+    }
+    full = len / 16;
     if (full)
         hwc_polyval_update(g, &st->polyval_key, st->acc, data, full);
-    if (rest) {
-        alignas(16) uint8_t block[16] = {0};
-        memcpy(block, data + full * 16, rest);
-        hwc_polyval_update(g, &st->polyval_key, st->acc, block, 1);
-        hwc_wipe(block, sizeof block);
+    st->buf_len = len % 16;
+    if (st->buf_len)
+        memcpy(st->buf, data + full * 16, st->buf_len);
+}
+
+/* The end of the AAD or of the plaintext: its last partial block, zero-padded. */
+static void gcm_siv_absorb_pad(gcm_siv_state *st, const hwc_ghash_impl *g) {
+    if (st->buf_len) {
+        memset(st->buf + st->buf_len, 0, 16 - st->buf_len);
+        hwc_polyval_update(g, &st->polyval_key, st->acc, st->buf, 1);
+        hwc_wipe(st->buf, sizeof st->buf);
+        st->buf_len = 0;
     }
 }
 
-/* Tag from the plaintext already absorbed (RFC 8452 §4). */
-static void gcm_siv_compute_tag(gcm_siv_state *st, const hwc_ctx *ctx, uint64_t msg_len, uint8_t tag[16]) {
+/* The hooks of siv_flow.h: the plaintext goes through POLYVAL as it
+ * comes; the tag is the encrypted POLYVAL of AAD, plaintext and lengths
+ * (RFC 8452 §4). */
+static void gcm_siv_data_begin(hwc_ctx *ctx, uint64_t msg_len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    gcm_siv_absorb_pad(st, ctx->ghash); /* the AAD ends where the plaintext begins */
+    st->msg_len = msg_len;
+}
+
+static void gcm_siv_absorb(hwc_ctx *ctx, const uint8_t *pt, size_t len) {
+    gcm_siv_absorb_stream(HWC_MODE_STATE(ctx, gcm_siv_state), ctx->ghash, pt, len);
+}
+
+static void gcm_siv_tag(hwc_ctx *ctx, uint8_t tag[16]) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
     alignas(16) uint8_t block[16];
 
-    hwc_store_le64(block, st->aad_len * 8);
-    hwc_store_le64(block + 8, msg_len * 8);
+    gcm_siv_absorb_pad(st, ctx->ghash);
+    hwc_store_le64(block, st->flow.aad_bytes * 8);
+    hwc_store_le64(block + 8, st->msg_len * 8);
     hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, block, 1);
 
     memcpy(block, st->acc, 16);
@@ -56,26 +96,59 @@ static void gcm_siv_compute_tag(gcm_siv_state *st, const hwc_ctx *ctx, uint64_t 
 }
 
 /* CTR from the tag with its top bit set; the counter is the first 4 bytes,
- * little-endian, wrapping mod 2^32 without carry into the rest (k_ctr32le);
- * a last partial block through a zero block. */
-static void gcm_siv_ctr(const hwc_ctx *ctx, const uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len) {
-    alignas(16) uint8_t ctr[16];
-    alignas(16) uint8_t last[16];
-    const size_t whole = len / 16, rest = len % 16;
-
-    memcpy(ctr, tag, 16);
-    ctr[15] |= 0x80;
-    if (whole)
-        k_ctr32le(ctx->impl, &ctx->ks[1], ctr, out, in, whole);
-    if (rest) {
-        memset(last, 0, sizeof last);
-        memcpy(last, in + 16 * whole, rest);
-        k_ctr32le(ctx->impl, &ctx->ks[1], ctr, last, last, 1);
-        memcpy(out + 16 * whole, last, rest);
-    }
-    hwc_wipe(ctr, sizeof ctr);
-    hwc_wipe(last, sizeof last);
+ * little-endian, wrapping mod 2^32 without carry into the rest
+ * (k_ctr32le); a partial block's unused keystream waits for the next call. */
+static void gcm_siv_ctr_begin(hwc_ctx *ctx, const uint8_t tag[16]) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    memcpy(st->ctr, tag, 16);
+    st->ctr[15] |= 0x80;
+    st->ks_left = 0;
 }
+
+static void gcm_siv_ctr(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+
+    if (st->ks_left) {
+        size_t n = len < st->ks_left ? len : st->ks_left;
+        hwc_xor(out, in, st->keystream + (16 - st->ks_left), n);
+        st->ks_left -= n;
+        out += n;
+        in += n;
+        len -= n;
+    }
+    size_t whole = len / 16, rest = len % 16;
+    if (whole)
+        k_ctr32le(ctx->impl, &ctx->ks[1], st->ctr, out, in, whole);
+    if (rest) {
+        memset(st->keystream, 0, sizeof st->keystream);
+        k_ctr32le(ctx->impl, &ctx->ks[1], st->ctr, st->keystream, st->keystream, 1);
+        hwc_xor(out + whole * 16, in + whole * 16, st->keystream, rest);
+        st->ks_left = 16 - rest;
+    }
+}
+
+static void gcm_siv_data_end(hwc_ctx *ctx) {
+    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
+    hwc_wipe(st->ctr, sizeof st->ctr);
+    hwc_wipe(st->keystream, sizeof st->keystream);
+    hwc_wipe(st->buf, sizeof st->buf);
+    st->ks_left = 0;
+    st->buf_len = 0;
+}
+
+static hwc_siv_flow *gcm_siv_flow_of(hwc_ctx *ctx) { return &HWC_MODE_STATE(ctx, gcm_siv_state)->flow; }
+
+static const hwc_siv_hooks gcm_siv_hooks = {
+    .flow = gcm_siv_flow_of,
+    .data_begin = gcm_siv_data_begin,
+    .absorb = gcm_siv_absorb,
+    .tag = gcm_siv_tag,
+    .ctr_begin = gcm_siv_ctr_begin,
+    .ctr = gcm_siv_ctr,
+    .data_end = gcm_siv_data_end,
+    .max_data_len = GCM_SIV_MAX_LEN,
+    .max_aad_len = GCM_SIV_MAX_LEN,
+};
 
 static int gcm_siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {
     gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
@@ -128,11 +201,10 @@ static int gcm_siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
     if (rc == HWC_OK) {
         hwc_polyval_init(ctx->ghash, &st->polyval_key, auth_key);
         memset(st->acc, 0, sizeof st->acc);
-        hwc_wipe(st->aad_buf, sizeof st->aad_buf);
+        hwc_wipe(st->buf, sizeof st->buf);
         memset(st->nonce, 0, sizeof st->nonce);
         memcpy(st->nonce, iv, GCM_SIV_NONCE_LEN);
-        st->aad_len = 0;
-        st->aad_buf_len = 0;
+        gcm_siv_data_end(ctx); /* what an abandoned message left */
         hwc_siv_flow_begin(&st->flow);
     }
     hwc_wipe(blocks, sizeof blocks);
@@ -143,62 +215,15 @@ static int gcm_siv_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
 
 static int gcm_siv_aad(hwc_ctx *ctx, const uint8_t *aad, size_t aad_len) {
     gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    size_t full;
+    int rc = hwc_siv_flow_aad_check(&gcm_siv_hooks, &st->flow, aad_len);
 
-    if (st->flow.phase != HWC_SIV_AAD)
-        return HWC_ERR_STATE;
-    if ((uint64_t)aad_len > GCM_SIV_MAX_LEN - st->aad_len)
-        return HWC_ERR_DATA_LEN;
-    st->flow.aad_called = 1;
-    if (aad_len == 0)
-        return HWC_OK;
-    st->aad_len += aad_len;
-
-    if (st->aad_buf_len) {
-        size_t take = 16 - st->aad_buf_len;
-        if (take > aad_len)
-            take = aad_len;
-        memcpy(st->aad_buf + st->aad_buf_len, aad, take);
-        st->aad_buf_len += take;
-        aad += take;
-        aad_len -= take;
-        if (st->aad_buf_len < 16)
-            return HWC_OK;
-        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, st->aad_buf, 1);
-        st->aad_buf_len = 0;
-    }
-    full = aad_len / 16;
-    if (full)
-        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, aad, full);
-    st->aad_buf_len = aad_len % 16;
-    if (st->aad_buf_len)
-        memcpy(st->aad_buf, aad + full * 16, st->aad_buf_len);
+    if (rc != HWC_OK)
+        return rc;
+    hwc_siv_flow_aad_taken(&st->flow, aad_len);
+    if (aad_len)
+        gcm_siv_absorb_stream(st, ctx->ghash, aad, aad_len);
     return HWC_OK;
 }
-
-static hwc_siv_flow *gcm_siv_flow_of(hwc_ctx *ctx) { return &HWC_MODE_STATE(ctx, gcm_siv_state)->flow; }
-
-/* The AAD ends where the plaintext begins: pad its last partial block,
- * absorb the plaintext, then the lengths. */
-static void gcm_siv_tag_of(hwc_ctx *ctx, const uint8_t *pt, size_t len, uint8_t tag[16]) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-
-    if (st->aad_buf_len) {
-        memset(st->aad_buf + st->aad_buf_len, 0, 16 - st->aad_buf_len);
-        hwc_polyval_update(ctx->ghash, &st->polyval_key, st->acc, st->aad_buf, 1);
-        hwc_wipe(st->aad_buf, sizeof st->aad_buf);
-        st->aad_buf_len = 0;
-    }
-    gcm_siv_absorb_padded(st, ctx->ghash, pt, len);
-    gcm_siv_compute_tag(st, ctx, (uint64_t)len, tag);
-}
-
-static const hwc_siv_hooks gcm_siv_hooks = {
-    .flow = gcm_siv_flow_of,
-    .compute_tag = gcm_siv_tag_of,
-    .ctr = gcm_siv_ctr,
-    .max_data_len = GCM_SIV_MAX_LEN,
-};
 
 static int gcm_siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
     return hwc_siv_flow_update(&gcm_siv_hooks, ctx, out, out_len, in, in_len);
@@ -207,6 +232,10 @@ static int gcm_siv_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uin
 static int gcm_siv_final(hwc_ctx *ctx, uint8_t *out, size_t *out_len) {
     (void)out;
     return hwc_siv_flow_final(&gcm_siv_hooks, ctx, out_len);
+}
+
+static int gcm_siv_set_lengths(hwc_ctx *ctx, uint64_t aad_len, uint64_t msg_len) {
+    return hwc_siv_flow_set_lengths(&gcm_siv_hooks, ctx, aad_len, msg_len);
 }
 
 static int gcm_siv_set_tag_len(hwc_ctx *ctx, size_t tag_len) {
@@ -229,6 +258,7 @@ const hwc_mode_ops hwc_mode_gcm_siv_ops = {
     .update = gcm_siv_update,
     .final = gcm_siv_final,
     .set_tag_len = gcm_siv_set_tag_len,
+    .set_lengths = gcm_siv_set_lengths,
     .set_tag = gcm_siv_set_tag,
     .get_tag = gcm_siv_get_tag,
 };

@@ -50,6 +50,21 @@ int msg_run(hwc_ctx *ctx, const hwc_cipher *c, int encrypt, const msg_io *io, si
             return rc;
         return encrypt ? hwc_mac_final(ctx, io->tag, io->tag_len) : hwc_mac_verify(ctx, io->tag, io->tag_len);
     }
+    hwc_mode mode = hwc_cipher_mode(c);
+    if (!encrypt && (mode == HWC_MODE_SIV || mode == HWC_MODE_GCM_SIV) && io->in_len % 2) {
+        /* Odd lengths: SIV / GCM-SIV decryption streamed in two pieces
+         * (hwc_set_lengths), even ones through hwc_aead_open below. */
+        size_t half = io->in_len / 2, n = 0, n2 = 0;
+        if ((rc = hwc_init(ctx, c, HWC_DECRYPT, io->key, key_len, io->iv, io->iv_len)) ||
+            (rc = hwc_set_tag(ctx, io->tag, io->tag_len)) || (rc = hwc_set_lengths(ctx, io->aad_len, io->in_len)) ||
+            (io->aad_len && (rc = hwc_aad(ctx, io->aad, io->aad_len))) ||
+            (rc = hwc_update(ctx, io->out, &n, io->in, half)) ||
+            (rc = hwc_update(ctx, io->out + half, &n2, io->in + half, io->in_len - half)) ||
+            (rc = hwc_final(ctx, NULL, &n2)))
+            return rc;
+        *out_len = io->in_len;
+        return HWC_OK;
+    }
     if (f & HWC_CIPHER_AEAD) {
         /* Key first (no IV: the one-shot call supplies it). */
         if ((rc = hwc_init(ctx, c, encrypt, io->key, key_len, NULL, 0)))

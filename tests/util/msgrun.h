@@ -4,7 +4,8 @@
  *
  * Encryption (`encrypt` 1) turns in[in_len] into out (ciphertext, wrapped
  * key) and tag (AEAD, MAC); decryption (0) turns them back, checking the tag
- * or the integrity value.  MACs compute the tag of in (encrypt) or verify it
+ * or the integrity value (SIV and GCM-SIV of odd length: streamed, in two
+ * updates after hwc_set_lengths).  MACs compute the tag of in (encrypt) or verify it
  * (decrypt); out is unused.  Key wrap uses hwc_ctx_key_wrap/unwrap. */
 #ifndef HWC_MSGRUN_H
 #define HWC_MSGRUN_H
