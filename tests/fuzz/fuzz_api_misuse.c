@@ -14,7 +14,14 @@
  *   - a call that fails leaves its context byte for byte as it was (the
  *     header's promise), except for authentication and padding failures,
  *     which end the message;
- *   - output lengths stay within what the API documents.
+ *   - output lengths stay within what the API documents;
+ *   - a length near SIZE_MAX (over PTRDIFF_MAX: no buffer is that long) is
+ *     refused before any buffer is touched: the buffers passed with it are
+ *     64 bytes, so AddressSanitizer sees any access, and the call must fail.
+ *     update_bits gets one only with NULL pointers: its byte count, nbits /
+ *     8, is a length a buffer could have.
+ * Lengths are biased small now and then, so SIV and GCM-SIV decryption
+ * with declared lengths (hwc_set_lengths) streams to its end.
  * The context layout comes from src/internal.h for that comparison. */
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +36,16 @@
 static uint8_t pattern[MAX_LEN + 64];
 static fz_case dummy; /* for FZ_CHECK's report */
 
+/* Near SIZE_MAX: the library must refuse it without touching a buffer. */
+#define HUGE_LEN(n) ((size_t)(n) > (size_t)PTRDIFF_MAX)
+#define HUGE_ROOM 64 /* the buffers passed with such a length */
+/* A drawn length: its top 16 values give SIZE_MAX - 0..15, the rest 0..max-1. */
+static size_t len_from(unsigned v, size_t max) { return v >= 0xfff0 ? SIZE_MAX - (v & 0xf) : v % max; }
+
 /* Exactly-sized heap copies, so ASan catches any access past them. */
 static uint8_t *buf(size_t n, uint8_t fill) {
+    if (HUGE_LEN(n))
+        n = HUGE_ROOM;
     uint8_t *b = malloc(n ? n : 1);
     FZ_CHECK(&dummy, b != NULL, "malloc");
     memset(b, fill, n ? n : 1);
@@ -38,9 +53,11 @@ static uint8_t *buf(size_t n, uint8_t fill) {
 }
 static uint8_t *input(size_t n) {
     uint8_t *b = buf(n, 0);
-    memcpy(b, pattern, n);
+    memcpy(b, pattern, HUGE_LEN(n) ? HUGE_ROOM : n);
     return b;
 }
+/* The size buf() allocates for a length. */
+static size_t room_for(size_t n) { return HUGE_LEN(n) ? HUGE_ROOM : n; }
 
 static const char *op_names[] = {"init", "set_padding", "set_tag_len", "set_lengths", "set_tag", "get_tag",
                                  "aad", "update", "update_bits", "final", "aead_seal", "aead_open", "mac_final",
@@ -58,6 +75,7 @@ typedef struct op {
 
 typedef struct outcome {
     int rc;
+    int huge; /* the call was given a length near SIZE_MAX that it must refuse */
     size_t out_len;
     uint8_t *out;
     size_t out_size;
@@ -73,9 +91,12 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
     res->out = NULL;
     res->out_len = 0;
     res->out_size = 0;
+    res->huge = 0;
     int rc = 0;
     switch (o->code) {
     case 0:
+        /* key_len counts only with a key (NULL keeps the current one). */
+        res->huge = (!(o->variant & 1) && HUGE_LEN(o->key_len)) || HUGE_LEN(o->iv_len);
         rc = hwc_init(ctx, o->cipher, o->enc, o->variant & 1 ? NULL : key, o->key_len, o->variant & 2 ? NULL : iv,
                       o->iv_len);
         break;
@@ -90,32 +111,37 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
         break;
     case 4: {
         uint8_t *t = o->null_ptr ? NULL : input(o->tag_len);
+        res->huge = HUGE_LEN(o->tag_len);
         rc = hwc_set_tag(ctx, t, o->tag_len);
         free(t);
         break;
     }
     case 5:
-        res->out_size = o->tag_len;
+        res->out_size = room_for(o->tag_len);
         res->out = o->null_ptr ? NULL : buf(o->tag_len, 0xa5);
+        res->huge = HUGE_LEN(o->tag_len);
         rc = hwc_get_tag(ctx, res->out, o->tag_len);
         res->out_len = o->tag_len;
         break;
     case 6: {
         uint8_t *a = o->null_ptr ? NULL : input(o->len);
+        res->huge = HUGE_LEN(o->len);
         rc = hwc_aad(ctx, a, o->len);
         free(a);
         break;
     }
     case 7: {
         /* variant: 0 separate buffers, 1 in place, 2 overlapping by one byte */
-        size_t room = o->len + 16;
+        size_t have = room_for(o->len), room = have + 16;
         res->out_size = room;
+        res->huge = HUGE_LEN(o->len);
         if (o->variant == 1 || o->variant == 2) {
             res->out = buf(room + 1, 0xa5);
-            memcpy(res->out + (o->variant == 2), pattern, o->len);
+            memcpy(res->out + (o->variant == 2), pattern, have);
             rc = hwc_update(ctx, res->out, &res->out_len, res->out + (o->variant == 2), o->len);
             if (o->variant == 2 && o->len > 1)
-                FZ_CHECK(&dummy, rc == HWC_ERR_OVERLAP || rc == HWC_ERR_STATE || rc == HWC_ERR_NULL,
+                FZ_CHECK(&dummy, rc == HWC_ERR_OVERLAP || rc == HWC_ERR_STATE || rc == HWC_ERR_NULL ||
+                                     (res->huge && rc == HWC_ERR_DATA_LEN) || rc == HWC_ERR_UNSUPPORTED,
                          "overlapping update returned %d", rc);
         } else {
             uint8_t *in = input(o->len);
@@ -128,6 +154,13 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
         break;
     }
     case 8: {
+        if (HUGE_LEN(o->len)) {
+            /* nbits near SIZE_MAX is ~2^61 bytes, a length a buffer could
+             * have: only with NULL pointers is a refusal certain (issue 14 D4). */
+            rc = hwc_update_bits(ctx, NULL, NULL, o->len);
+            FZ_CHECK(&dummy, rc == HWC_ERR_NULL, "hwc_update_bits(NULL, NULL, %zu) returned %d", o->len, rc);
+            break;
+        }
         size_t bytes = (o->len + 7) / 8;
         uint8_t *in = input(bytes);
         res->out_size = bytes;
@@ -148,8 +181,9 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
     case 11: {
         uint8_t *n = input(o->iv_len), *a = input(o->len2), *in = input(o->len);
         uint8_t *t = o->null_ptr ? NULL : input(o->tag_len);
-        res->out_size = o->len;
+        res->out_size = room_for(o->len);
         res->out = buf(o->len, 0xa5);
+        res->huge = HUGE_LEN(o->iv_len) || HUGE_LEN(o->len2) || HUGE_LEN(o->len) || HUGE_LEN(o->tag_len);
         if (o->code == 10)
             rc = hwc_aead_seal(ctx, n, o->iv_len, a, o->len2, in, o->len, res->out, t, o->tag_len);
         else
@@ -164,13 +198,15 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
         break;
     }
     case 12:
-        res->out_size = o->tag_len;
+        res->out_size = room_for(o->tag_len);
         res->out = buf(o->tag_len, 0xa5);
+        res->huge = HUGE_LEN(o->tag_len);
         rc = hwc_mac_final(ctx, res->out, o->tag_len);
         res->out_len = o->tag_len;
         break;
     case 13: {
         uint8_t *t = input(o->tag_len);
+        res->huge = HUGE_LEN(o->tag_len);
         rc = hwc_mac_verify(ctx, t, o->tag_len);
         free(t);
         break;
@@ -178,14 +214,15 @@ static void apply(hwc_ctx **pctx, const op *o, outcome *res, int is_ct) {
     case 14:
     case 15: {
         uint8_t *in = input(o->len);
-        res->out_size = o->len2;
+        res->out_size = room_for(o->len2);
         res->out = buf(o->len2, 0xa5);
+        res->huge = HUGE_LEN(o->len) || HUGE_LEN(o->len2);
         rc = (o->code == 14 ? hwc_ctx_key_wrap : hwc_ctx_key_unwrap)(ctx, in, o->len, res->out, o->len2,
                                                                      &res->out_len);
         if (rc == HWC_OK)
             FZ_CHECK(&dummy, res->out_len <= o->len2, "wrap wrote %zu into %zu", res->out_len, o->len2);
         if (o->code == 15 && rc == HWC_ERR_AUTH)
-            FZ_CHECK(&dummy, fz_all_zero(res->out, o->len2), "failed unwrap left output");
+            FZ_CHECK(&dummy, fz_all_zero(res->out, res->out_size), "failed unwrap left output");
         free(in);
         break;
     }
@@ -233,19 +270,25 @@ static void draw(reader *r, op *o, hwc_ctx *ctx) {
     o->cipher = cs == 0xff ? NULL : hwc_cipher_at(cs % hwc_cipher_count());
     const hwc_cipher *c = o->cipher ? o->cipher : cur;
     unsigned ks = rd_u8(r), is = rd_u8(r), ts = rd_u8(r);
-    o->key_len = c && ks < 0xc0 ? hwc_cipher_key_len(c) : (ks & 0x3f);
-    o->iv_len = c && is < 0x80 ? hwc_cipher_iv_len(c) : (is & 0x7f);
-    o->tag_len = c && ts < 0x80 && hwc_cipher_tag_len(c) ? hwc_cipher_tag_len(c) : (ts & 0x1f);
-    o->len = rd_u16(r) % MAX_LEN;
-    o->len2 = rd_u16(r) % MAX_LEN;
+    o->key_len = ks == 0xff ? SIZE_MAX : c && ks < 0xc0 ? hwc_cipher_key_len(c) : (ks & 0x3f);
+    o->iv_len = is == 0xff ? SIZE_MAX - 1 : c && is < 0x80 ? hwc_cipher_iv_len(c) : (is & 0x7f);
+    o->tag_len = ts == 0xff ? SIZE_MAX - 2 : c && ts < 0x80 && hwc_cipher_tag_len(c) ? hwc_cipher_tag_len(c) : (ts & 0x1f);
+    o->len = len_from(rd_u16(r), MAX_LEN);
+    o->len2 = len_from(rd_u16(r), MAX_LEN);
+    /* Short pieces now and then (len2 is no length of an update or AAD
+     * call), so declared SIV / GCM-SIV messages reach their end. */
+    if ((o->code == 6 || o->code == 7) && !HUGE_LEN(o->len) && o->len2 % 4 == 1)
+        o->len %= 40;
     if (o->code == 1)
         o->len = o->len % 3; /* padding on/off, and 2 */
     if (o->code == 8)
-        o->len = rd_u16(r) % (8 * MAX_LEN);
+        o->len = len_from(rd_u16(r), 8 * MAX_LEN);
     if (o->code == 3) {
+        /* Lengths (AAD, message): bits 0-1 make them huge, bits 2-3 small. */
         unsigned big = rd_u8(r);
-        o->l1 = big & 1 ? (uint64_t)-1 - o->len2 : o->len2;
-        o->l2 = big & 2 ? (uint64_t)1 << (40 + (big >> 4)) : o->len;
+        size_t aad = HUGE_LEN(o->len2) ? 0 : o->len2, msg = HUGE_LEN(o->len) ? 0 : o->len;
+        o->l1 = big & 1 ? (uint64_t)-1 - aad : big & 4 ? aad % 40 : aad;
+        o->l2 = big & 2 ? (uint64_t)1 << (40 + (big >> 4)) : big & 8 ? msg % 40 : msg;
     }
 }
 
@@ -272,6 +315,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             memcpy(&snap, ctx[i], sizeof snap);
             apply(&ctx[i], &o, &res[i], i == 0);
             FZ_CHECK(&dummy, known_rc(res[i].rc), "%s returned %d, not an hwc_err", op_names[o.code], res[i].rc);
+            FZ_CHECK(&dummy, !res[i].huge || res[i].rc != HWC_OK, "step %d: %s accepted a length near SIZE_MAX", step,
+                     op_names[o.code]);
             if (res[i].rc != HWC_OK && !authish(res[i].rc) && o.code != 18)
                 FZ_CHECK(&dummy, memcmp(&snap, ctx[i], sizeof snap) == 0,
                          "step %d: failed %s (%d, %s) changed the %s context", step, op_names[o.code], res[i].rc,

@@ -280,19 +280,78 @@ static void synthetic(void) {
 
 /* fuzz_api_misuse programs (its draw(): code, arg, cipher, key/iv/tag
  * selectors (0: defaults), len u16, len2 u16 [, extra]). */
-static void prog_op(out *o, unsigned code, unsigned arg, unsigned cipher, size_t len, size_t len2) {
+static void prog_sel(out *o, unsigned code, unsigned arg, unsigned cipher, unsigned ks, unsigned is, unsigned ts,
+                     size_t len, size_t len2) {
     put8(o, code);
     put8(o, arg);
     put8(o, cipher);
-    put8(o, 0);
-    put8(o, 0);
-    put8(o, 0);
+    put8(o, ks);
+    put8(o, is);
+    put8(o, ts);
     put16(o, len);
     put16(o, len2);
     if (code == 8)
         put16(o, len * 8 + 3);
     if (code == 3)
         put8(o, 0);
+}
+static void prog_op(out *o, unsigned code, unsigned arg, unsigned cipher, size_t len, size_t len2) {
+    prog_sel(o, code, arg, cipher, 0, 0, 0, len, len2);
+}
+#define HUGE16 0xffff /* draw() reads it as SIZE_MAX */
+#define HUGE8 0xff    /* a key, IV or tag selector near SIZE_MAX */
+
+/* SIV, GCM-SIV decryption streamed after hwc_set_lengths: AAD, pieces, an
+ * empty update, final; then data before the declared AAD, and set_lengths
+ * on an encrypting context. */
+static void siv_stream_program(unsigned ci) {
+    out o = {.n = 0};
+    unsigned enc = 4, dec = 0, keep = 0xff;
+    prog_op(&o, 0, dec, ci, 0, 0);
+    prog_op(&o, 4, 0, keep, 0, 0);
+    prog_op(&o, 3, 0, keep, 33, 20); /* AAD 20, message 33 */
+    prog_op(&o, 6, 0, keep, 20, 0);
+    prog_op(&o, 7, 0, keep, 17, 0);
+    prog_op(&o, 7, 1, keep, 16, 0); /* completes it, in place */
+    prog_op(&o, 7, 0, keep, 0, 0);
+    prog_op(&o, 9, 0, keep, 0, 0);
+    prog_op(&o, 0, dec, keep, 0, 0);
+    prog_op(&o, 4, 0, keep, 0, 0);
+    prog_op(&o, 3, 0, keep, 33, 20);
+    prog_op(&o, 7, 0, keep, 17, 0); /* the AAD has not come */
+    prog_op(&o, 6, 0, keep, 21, 0); /* more AAD than declared */
+    prog_op(&o, 0, enc, keep, 0, 0);
+    prog_op(&o, 3, 0, keep, 33, 20);
+    write_file("programs", &o);
+}
+
+/* Lengths near SIZE_MAX to every call that takes one. */
+static void huge_program(unsigned ci) {
+    out o = {.n = 0};
+    unsigned enc = 4, dec = 0, keep = 0xff;
+    prog_sel(&o, 0, enc, ci, HUGE8, 0, 0, 0, 0);
+    prog_sel(&o, 0, enc, ci, 0, HUGE8, 0, 0, 0);
+    prog_op(&o, 0, enc, ci, 0, 0);
+    prog_sel(&o, 2, 0, keep, 0, 0, HUGE8, 0, 0);
+    prog_op(&o, 6, 0, keep, HUGE16, 0);
+    prog_op(&o, 7, 0, keep, HUGE16, 0);
+    prog_op(&o, 7, 2, keep, HUGE16, 0);
+    prog_op(&o, 8, 0, keep, 0, 0);
+    o.n -= 2;
+    put16(&o, HUGE16); /* update_bits: nbits near SIZE_MAX */
+    prog_sel(&o, 10, 0, keep, 0, HUGE8, 0, 16, 0);
+    prog_op(&o, 10, 0, keep, HUGE16, 0);
+    prog_op(&o, 11, 0, keep, 16, HUGE16);
+    prog_sel(&o, 11, 0, keep, 0, 0, HUGE8, 16, 0);
+    prog_op(&o, 14, 0, keep, HUGE16, 40);
+    prog_op(&o, 14, 0, keep, 32, HUGE16);
+    prog_op(&o, 15, 0, keep, 40, HUGE16);
+    prog_sel(&o, 12, 0, keep, 0, 0, HUGE8, 0, 0);
+    prog_sel(&o, 13, 0, keep, 0, 0, HUGE8, 0, 0);
+    prog_op(&o, 0, dec, keep, 0, 0);
+    prog_sel(&o, 4, 0, keep, 0, 0, HUGE8, 0, 0);
+    prog_sel(&o, 5, 0, keep, 0, 0, HUGE8, 0, 0);
+    write_file("programs", &o);
 }
 
 static void programs(void) {
@@ -336,6 +395,11 @@ static void programs(void) {
             prog_op(&o, 9, 0, keep, 0, 0);
         }
         write_file("programs", &o);
+        hwc_mode m = hwc_cipher_mode(c);
+        if (m == HWC_MODE_SIV || m == HWC_MODE_GCM_SIV)
+            siv_stream_program((unsigned)ci);
+        if (m == HWC_MODE_SIV || m == HWC_MODE_KW || m == HWC_MODE_CFB1 || m == HWC_MODE_CMAC)
+            huge_program((unsigned)ci);
     }
 }
 
