@@ -1,10 +1,13 @@
 /*
  * hwcrypt enc: the output of `openssl enc -K ... -iv ...` byte for byte for
  * the modes openssl enc has, plus AEADs (ciphertext followed by the tag),
- * MACs (the tag) and key wrap.  Streams in constant memory (SIV, GCM-SIV,
- * XTS and key wrap: one call over the whole message, mapped from a
- * temporary file when large); what reaches -out, and when, is sink.c's
- * business: an AEAD decryption that fails authentication writes nothing.
+ * MACs (the tag) and key wrap.  Streams in constant memory: SIV and
+ * GCM-SIV decryption too, the tag read from the end of the input first
+ * (a pipe is spooled to a temporary file for it).  SIV and GCM-SIV
+ * encryption, XTS and key wrap take one call over the whole message,
+ * mapped from a temporary file when large.  What reaches -out, and when,
+ * is sink.c's business: an AEAD decryption that fails authentication
+ * writes nothing.
  */
 #if defined(__linux__)
 #define _GNU_SOURCE 1 /* fallocate */
@@ -168,6 +171,23 @@ static long long source_regular_left(const source *in) {
     return at < 0 || at > st.st_size ? -1 : (long long)(st.st_size - at);
 }
 
+/* Reads n bytes at offset `at` without moving the file position; -1
+ * after printing the error (a short read counts as one). */
+static int source_pread(source *in, uint8_t *buf, size_t n, long long at) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(in->fd, buf + got, n - got, (off_t)(at + (long long)got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            fprintf(stderr, "hwcrypt enc: reading %s: %s\n", in->name, r < 0 ? strerror(errno) : "it got shorter");
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return 0;
+}
+
 /* Moves the rest of the input into an unnamed temporary file (after the
  * `have` bytes already read into buf) and reads from there from now on.
  * Returns its length, or -1 after printing the error. */
@@ -308,8 +328,9 @@ static int whole_load(source *in, whole_buf *w) {
 #endif
 }
 
-/* SIV, GCM-SIV, XTS and key wrap: one call over the whole message, in
- * place.  Nothing is written unless it succeeds. */
+/* SIV and GCM-SIV encryption (two passes: the tag over the whole
+ * plaintext, then CTR from it), XTS and key wrap: one call over the whole
+ * message, in place.  Nothing is written unless it succeeds. */
 static int run_whole_message(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
     whole_buf w;
     if (whole_load(in, &w))
@@ -385,15 +406,27 @@ done:
     return status;
 }
 
-/* Streaming: ECB/CBC/CFB/OFB/CTR, and GCM/OCB/CCM with the tag at the end. */
+/* SIV and GCM-SIV: the decryption needs the tag, which ends the input,
+ * before the first byte (it seeds CTR), and streams once the length is
+ * declared. */
+static int tag_first(const enc_opts *o) {
+    hwc_mode m = hwc_cipher_mode(o->cipher);
+    return !o->encrypt && (m == HWC_MODE_SIV || m == HWC_MODE_GCM_SIV);
+}
+
+/* Streaming: ECB/CBC/CFB/OFB/CTR, GCM/OCB/CCM with the tag at the end,
+ * and SIV/GCM-SIV decryption. */
 static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
     int aead = (hwc_cipher_flags(o->cipher) & HWC_CIPHER_AEAD) != 0;
     /* Decrypting an AEAD: the last tag_len bytes of the input are the tag,
      * so that many bytes are always held back from the cipher. */
     size_t hold = aead && !o->encrypt ? o->tag_len : 0;
-    uint8_t *inbuf = malloc(CHUNK + hold), *outbuf = malloc(CHUNK + hold + 32);
+    const size_t in_cap = CHUNK + hold, out_cap = CHUNK + hold + 32;
+    uint8_t *inbuf = malloc(in_cap), *outbuf = malloc(out_cap);
     int status = 1, rc;
     size_t have = 0;
+    /* Bytes of ciphertext still to read; -1: up to the end of the input. */
+    long long to_read = -1;
     if (!inbuf || !outbuf)
         goto done;
     if (aead) {
@@ -402,9 +435,10 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
             status = fail("tag length", rc);
             goto done;
         }
-        if (hwc_cipher_mode(o->cipher) == HWC_MODE_CCM) {
-            /* CCM declares the message length first: from the file, or from
-             * a temporary copy of a stream. */
+        if (hwc_cipher_mode(o->cipher) == HWC_MODE_CCM || tag_first(o)) {
+            /* CCM declares the message length first, SIV and GCM-SIV need
+             * the tag first: from the file, or from a temporary copy of a
+             * stream. */
             long long left = source_regular_left(in);
             if (left < 0 && (left = source_spool(in, inbuf, 0, CHUNK)) < 0)
                 goto done;
@@ -412,9 +446,23 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
                 fprintf(stderr, "hwcrypt enc: input shorter than the tag\n");
                 goto done;
             }
+            if (tag_first(o)) {
+                off_t at = lseek(in->fd, 0, SEEK_CUR);
+                if (at < 0) {
+                    fprintf(stderr, "hwcrypt enc: %s: %s\n", in->name, strerror(errno));
+                    goto done;
+                }
+                if (source_pread(in, inbuf, hold, (long long)at + left - (long long)hold))
+                    goto done;
+                if ((rc = hwc_set_tag(ctx, inbuf, hold))) {
+                    status = fail("tag", rc);
+                    goto done;
+                }
+                to_read = left - (long long)hold;
+            }
             if ((rc = hwc_set_lengths(ctx, o->aad_len, (uint64_t)left - hold))) {
                 status = fail("message length", rc);
-                if (rc == HWC_ERR_DATA_LEN && o->iv_len > 7 && o->iv_len < 15)
+                if (rc == HWC_ERR_DATA_LEN && !tag_first(o) && o->iv_len > 7 && o->iv_len < 15)
                     fprintf(stderr, "hwcrypt enc: CCM with a %zu-byte nonce takes at most 2^%zu - 1 bytes; a "
                                     "shorter nonce allows more\n", o->iv_len, 8 * (15 - o->iv_len));
                 goto done;
@@ -425,7 +473,28 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
             goto done;
         }
     }
-    for (;;) {
+    if (to_read >= 0) {
+        /* The tag is in: the ciphertext streams, nothing held back. */
+        while (to_read > 0) {
+            size_t want = to_read < CHUNK ? (size_t)to_read : CHUNK, out_len = 0;
+            long long n = source_read(in, inbuf, want);
+            if (n < 0)
+                goto done;
+            if ((size_t)n < want) {
+                fprintf(stderr, "hwcrypt enc: reading %s: it got shorter\n", in->name);
+                goto done;
+            }
+            if ((rc = hwc_update(ctx, outbuf, &out_len, inbuf, (size_t)n))) {
+                status = fail("update", rc);
+                goto done;
+            }
+            if (sink_write(out, outbuf, out_len))
+                goto done;
+            to_read -= n;
+        }
+        hold = 0; /* the tag has been set */
+    }
+    for (; to_read < 0;) {
         long long n = source_read(in, inbuf + have, CHUNK + hold - have);
         if (n < 0)
             goto done;
@@ -475,11 +544,11 @@ static int run_stream(const enc_opts *o, hwc_ctx *ctx, source *in, sink *out) {
     status = 0;
 done:
     if (inbuf) {
-        memset(inbuf, 0, CHUNK + hold);
+        memset(inbuf, 0, in_cap);
         free(inbuf);
     }
     if (outbuf) {
-        memset(outbuf, 0, CHUNK + hold + 32);
+        memset(outbuf, 0, out_cap);
         free(outbuf);
     }
     return status;
@@ -619,7 +688,7 @@ int hwc_cmd_enc(int argc, char **argv) {
     status = 1;
     if (source_open(&in, o.in_path))
         goto done;
-    int whole = (flags & (HWC_CIPHER_ONE_SHOT | HWC_CIPHER_WRAP)) != 0;
+    int whole = (flags & HWC_CIPHER_WRAP) || ((flags & HWC_CIPHER_ONE_SHOT) && !tag_first(&o));
     int mac = (flags & HWC_CIPHER_MAC) != 0;
     /* Streamed AEAD decryption releases plaintext before the tag is known:
      * withheld until then, whatever -out is. */
