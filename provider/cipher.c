@@ -633,6 +633,11 @@ __attribute__((noinline)) static int cipher_update_general(cipher_ctx *c, unsign
     const cipher_def *d = c->def;
     int rc;
     *outl = 0;
+    /* No buffer is longer than PTRDIFF_MAX (EVP's lengths are ints; the
+     * dispatch table takes any size_t): refused here, inl + 16, held + inl,
+     * (inl + 7) / 8 and the wrap lengths below cannot wrap past a check. */
+    if (inl > (size_t)PTRDIFF_MAX)
+        return fail(c, HWC_ERR_DATA_LEN, "update");
     if (c->other) {
         int n = 0;
         if (inl > INT_MAX || !EVP_CipherUpdate(c->other, out, &n, in, (int)inl))
@@ -1201,7 +1206,9 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             if (len == c->ivlen || len == (size_t)-1) { /* the whole IV (EVP passes -1 for it) */
                 memcpy(c->iv, p->data, c->ivlen);
             } else {
-                if (len < EVP_GCM_TLS_FIXED_IV_LEN || c->ivlen < len + EVP_GCM_TLS_EXPLICIT_IV_LEN)
+                /* Without a sum: EVP passes a negative int length as a
+                 * size_t near SIZE_MAX, where len + 8 wraps. */
+                if (len < EVP_GCM_TLS_FIXED_IV_LEN || len > c->ivlen || c->ivlen - len < EVP_GCM_TLS_EXPLICIT_IV_LEN)
                     return fail(c, HWC_ERR_IV_LEN, "tlsivfixed");
                 memcpy(c->iv, p->data, len);
                 /* The sender's invocation field starts at a random value;

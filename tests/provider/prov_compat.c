@@ -21,12 +21,18 @@
  *                   encrypted, no tag without data)
  *   after_final     CBC (and CTR) updates after final go on as OpenSSL's
  *   keylen_param    keylen through params: refused at once (documented)
+ *   length_wrap     lengths whose sums wrapped past a check (issue 14's
+ *                   family of D4): a negative TLS fixed-IV length through
+ *                   EVP_CIPHER_CTX_ctrl, and update lengths over PTRDIFF_MAX
+ *                   through the dispatch table; hwcrypt alone (OpenSSL 3.0's
+ *                   own GCM wraps on the first too)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -654,6 +660,109 @@ static void test_keylen_param(void) {
           "keylen 7: hwcrypt set %d (error %#lx), default set %d keyed %d", set[1], err, set[0], keyed[0]);
 }
 
+/* ------------------------------------------------------- length wraps */
+
+/* hwcrypt's dispatch table for the cipher `name`, NULL if none. */
+static const OSSL_DISPATCH *hw_cipher_dispatch(const char *name) {
+    int no_store = 0;
+    const OSSL_ALGORITHM *a = OSSL_PROVIDER_query_operation(phw, OSSL_OP_CIPHER, &no_store);
+    size_t n = strlen(name);
+    for (; a && a->algorithm_names; a++)
+        if (strncmp(a->algorithm_names, name, n) == 0 && (a->algorithm_names[n] == ':' || !a->algorithm_names[n]))
+            return a->implementation;
+    return NULL;
+}
+
+static void *dispatch_fn(const OSSL_DISPATCH *d, int id) {
+    for (; d && d->function_id; d++)
+        if (d->function_id == id)
+            return (void *)d->function;
+    return NULL;
+}
+
+/* One update through the dispatch table, with a length no EVP call can
+ * pass: over PTRDIFF_MAX, on a 16-byte input and a 48-byte output.  It
+ * must fail, not read or write past them (use_bits: CFB1 lengths in bits;
+ * out: 0 another buffer, 1 NULL (a length query), 2 in place;
+ * OUT_AFTER_DATA: after a 16-byte update, so that the message is under
+ * way: cipher_update's short path). */
+enum { OUT_OTHER, OUT_NULL, OUT_IN_PLACE, OUT_AFTER_DATA = 4 };
+static int huge_update(const char *name, size_t inl, int use_bits, int out_kind) {
+    const OSSL_DISPATCH *d = hw_cipher_dispatch(name);
+    OSSL_FUNC_cipher_newctx_fn *newctx = dispatch_fn(d, OSSL_FUNC_CIPHER_NEWCTX);
+    OSSL_FUNC_cipher_encrypt_init_fn *einit = dispatch_fn(d, OSSL_FUNC_CIPHER_ENCRYPT_INIT);
+    OSSL_FUNC_cipher_update_fn *update = dispatch_fn(d, OSSL_FUNC_CIPHER_UPDATE);
+    OSSL_FUNC_cipher_freectx_fn *freectx = dispatch_fn(d, OSSL_FUNC_CIPHER_FREECTX);
+    CHECK(newctx && einit && update && freectx, "%s: dispatch table", name);
+    if (!(newctx && einit && update && freectx))
+        return -1;
+    uint8_t key[32], iv[16], in[16], out[48];
+    fill(key, sizeof key, 9);
+    fill(iv, sizeof iv, 10);
+    fill(in, sizeof in, 11);
+    unsigned bits = 1;
+    OSSL_PARAM pp[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_USE_BITS, &bits), OSSL_PARAM_construct_end()};
+    void *x = newctx(OSSL_PROVIDER_get0_provider_ctx(phw));
+    size_t klen = strstr(name, "256") ? 32 : 16, ivlen = strstr(name, "OCB") ? 12 : 16, outl = 12345;
+    if (strstr(name, "WRAP"))
+        ivlen = 0;
+    int ok = x && einit(x, key, klen, ivlen ? iv : NULL, ivlen, use_bits ? pp : NULL);
+    CHECK(ok, "%s: init", name);
+    if (ok && (out_kind & OUT_AFTER_DATA))
+        CHECK(update(x, out, &outl, sizeof out, in, sizeof in) == 1, "%s: a first update of 16 bytes", name);
+    out_kind &= ~OUT_AFTER_DATA;
+    uint8_t *dst = out_kind == OUT_NULL ? NULL : out_kind == OUT_IN_PLACE ? in : out;
+    int rc = ok ? update(x, dst, &outl, sizeof out, in, inl) : -1;
+    ERR_clear_error();
+    if (x)
+        freectx(x);
+    return rc;
+}
+
+static void test_length_wrap(void) {
+    /* EVP_CIPHER_CTX_ctrl passes its int as a size_t: -2 became SIZE_MAX - 1,
+     * which `ivlen < len + 8` let through to a memcpy of that many bytes. */
+    static const int lens[] = {-2, -3, -4, -8, -9, -12, 13, 9};
+    uint8_t key[32], fixed[16];
+    fill(key, sizeof key, 7);
+    fill(fixed, sizeof fixed, 8);
+    for (int enc = 0; enc < 2; enc++)
+        for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+            EVP_CIPHER *c = fetch("AES-128-GCM", 1);
+            EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+            int init = c && EVP_CipherInit_ex2(x, c, key, NULL, enc, NULL);
+            int rc = init ? EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IV_FIXED, lens[i], fixed) : -1;
+            ERR_clear_error();
+            /* The context still takes a valid fixed field afterwards. */
+            int again = init ? EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IV_FIXED, 4, fixed) : 0;
+            CHECK(init && rc <= 0 && again == 1, "GCM %s: fixed IV length %d: init %d, ctrl %d, then 4: %d",
+                  enc ? "enc" : "dec", lens[i], init, rc, again);
+            ERR_clear_error();
+            EVP_CIPHER_CTX_free(x);
+            EVP_CIPHER_free(c);
+        }
+    /* Sums with the update length: (inl + 7) / 8 (CFB1 in bits: it let the
+     * output check pass, and in place the library ran 2^61 bytes), the wrap
+     * output length of a query, held + inl (OCB), inl + 16 (CBC). */
+    CHECK(huge_update("AES-128-CFB1", SIZE_MAX, 1, OUT_IN_PLACE) == 0, "CFB1 in place, SIZE_MAX bits: not refused");
+    CHECK(huge_update("AES-128-CFB1", SIZE_MAX - 6, 1, OUT_OTHER) == 0, "CFB1, SIZE_MAX - 6 bits: not refused");
+    CHECK(huge_update("AES-128-WRAP", SIZE_MAX - 3, 0, OUT_NULL) == 0,
+          "KW length query for SIZE_MAX - 3 bytes: not refused");
+    CHECK(huge_update("AES-128-WRAP-PAD", SIZE_MAX - 3, 0, OUT_OTHER) == 0, "KWP, SIZE_MAX - 3 bytes: not refused");
+    CHECK(huge_update("AES-128-OCB", SIZE_MAX - 3, 0, OUT_IN_PLACE) == 0, "OCB, SIZE_MAX - 3 bytes: not refused");
+    CHECK(huge_update("AES-256-CBC", SIZE_MAX - 7, 0, OUT_OTHER) == 0, "CBC, SIZE_MAX - 7 bytes: not refused");
+    CHECK(huge_update("AES-128-CTR", (size_t)PTRDIFF_MAX + 1, 0, OUT_IN_PLACE) == 0,
+          "CTR, PTRDIFF_MAX + 1 bytes: not refused");
+    /* The short path of a message under way (its own sums: outsize >=
+     * inl + 15, i + inl): the library refuses the length there. */
+    CHECK(huge_update("AES-256-CBC", SIZE_MAX - 7, 0, OUT_OTHER | OUT_AFTER_DATA) == 0,
+          "CBC under way, SIZE_MAX - 7 bytes: not refused");
+    CHECK(huge_update("AES-128-CTR", SIZE_MAX, 0, OUT_IN_PLACE | OUT_AFTER_DATA) == 0,
+          "CTR under way, in place, SIZE_MAX bytes: not refused");
+    /* An honest length still works. */
+    CHECK(huge_update("AES-128-CFB1", 100, 1, OUT_OTHER) == 1, "CFB1, 100 bits: refused");
+}
+
 /* -------------------------------------------------------------- main */
 
 static const struct {
@@ -663,7 +772,8 @@ static const struct {
              {"ccm_tag_late", test_ccm_tag_late}, {"errors", test_errors},
              {"fallback", test_fallback},         {"copy", test_copy},
              {"gcm_tag_len", test_gcm_tag_len},   {"ccm_no_length", test_ccm_no_length},
-             {"after_final", test_after_final},   {"keylen_param", test_keylen_param}};
+             {"after_final", test_after_final},   {"keylen_param", test_keylen_param},
+             {"length_wrap", test_length_wrap}};
 
 int main(int argc, char **argv) {
     if (argc < 3) {
