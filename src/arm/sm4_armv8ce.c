@@ -20,21 +20,34 @@
  *
  * The serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM's MAC) have one
  * block in flight, and a round written for four blocks would spend its 24
- * instructions on one. Their block runs in the "Z domain" of sm4-aesni's
- * latency kernel instead (Z = T1(X) bytewise, so AESE's input is
- * Z1 ^ Z2 ^ Z3 with the round key as its key operand), each word in all four
- * lanes (ShiftRows then moves only equal bytes), and the rest of a round,
- * T1(L(T2 y + c2)), is eight nibble lookups of y's bytes rotated by 0..3
- * (L(B)_k = f0(B_k) ^ f1(B_k-1) ^ f1(B_k-2) ^ f3(B_k-3)): the four lanes
- * of two index vectors select lo/hi nibble and rotation (TBL, USHL, SRI with
- * the table offset; the second vector is the first rotated by 16 bits) into
- * two four-table TBLs whose lanes are then XORed together: 16 instructions
- * a round. Blocks enter and leave the Z domain through nibble maps of T1 and
- * T1^-1 off the chain: the chaining XOR commutes with T1. CCM runs the MAC
- * that way and its CTR in the four-block layout, one after the other.
+ * instructions on one. Their block runs in the "Z domain" instead (Z = T1(X)
+ * bytewise, so AESE's input is Z1 ^ Z2 ^ Z3 with the round key, stored as
+ * T1(rk) + c1, as its key operand), a word's byte c in row 0 of AES column
+ * c (bytes 0, 4, 8, 12; ShiftRows leaves row 0 alone, the other rows carry
+ * garbage nobody reads). The rest of a round, the affine map
+ * M(y) = T1(L(T2 y + c2)) on the four S-box outputs, is 32 nibble lookups:
+ * output byte c takes both nibbles of y's byte c - d through table (d, lo)
+ * and (d, hi), d = 0..3 (L rotates by whole bytes and by two bits, so the
+ * 8x8 blocks of M depend on d only). One TBL gathers y's bytes so that row
+ * r of column c holds byte c - d_r, USHL and SLI turn them into nibbles
+ * with the sub-table number r in the high bits, and EXT by two columns
+ * gives the second index vector (d + 2); two four-table TBLs look up the
+ * 32 terms, one EOR pairs them, and AESMC sums the four rows of each column
+ * into row 0: MixColumns' row 0 is 2 a0 + 3 a1 + a2 + a3, so row r's tables
+ * hold their values divided by 2, 3, 1, 1 in GF(2^8). With the two XORs of
+ * the input and the one into Z0 that is 12 instructions a round (the old
+ * round, which kept each word in all four lanes and folded the lanes with
+ * EXT and EOR, was 17; docs/PERFORMANCE.md has the count and why less is not
+ * in reach). Blocks enter and leave the domain through nibble maps of T1 and
+ * T1^-1 off the chain (the chaining XOR commutes with T1), plus one TBL
+ * transposing the block (row r = word r) and three EXTs to spread the words
+ * over four registers, and one four-register TBL gathering them back.
+ * CCM runs the MAC that way and its CTR in the four-block layout, one after
+ * the other.
  *
- * Constant time: AESE, TBL with secret indices into a register table, and
- * PMULL have no data-dependent timing; branches depend on lengths, OCB
+ * Constant time: AESE, AESMC, TBL with secret indices into a register table
+ * (a permutation of register bytes, not a memory access), and PMULL have no
+ * data-dependent timing; branches depend on lengths, OCB
  * indices and where a counter's low word wraps.
  */
 #if defined(__aarch64__)
@@ -46,11 +59,14 @@
 #define KINLINE HWC_A64_INLINE KT
 #define RELOAD_BARRIER() __asm__ volatile("" ::: "memory")
 
-/* Round keys as T1(rk) + c1 in each byte, one 16-byte vector per round
- * (the word in every lane), encryption then decryption order. */
+/* Round keys as T1(rk) + c1 in each byte, one 16-byte vector per round:
+ * the word in every lane (native order) in encryption and decryption order
+ * for the four-block layout, and for the one-block rounds (encryption only)
+ * with the word's byte c in column c. */
 typedef struct sm4x_schedule {
     alignas(16) uint8_t enc[32][16];
     alignas(16) uint8_t dec[32][16];
+    alignas(16) uint8_t one[32][16];
 } sm4x_schedule;
 _Static_assert(sizeof(sm4x_schedule) <= HWC_KS_BYTES, "sm4-armv8ce schedule must fit in hwc_ks");
 
@@ -74,47 +90,56 @@ static const uint8_t unshift_rot[4][16] = {
     {13, 10, 7, 0, 1, 14, 11, 4, 5, 2, 15, 8, 9, 6, 3, 12},
 };
 
-/* Z domain (sm4_aesni.c): T1^-1, and the nibble tables of
- * g_s(y) = T1(f_s(T2 y + c2)) for s = 0, 1 (= 2) and 3 (the constant in g0's),
- * laid out as the two four-table TBLs read them: lanes (g0 lo, g0 hi,
- * g1 lo, g1 hi) and (g1 lo, g1 hi, g3 lo, g3 hi). */
+/* One-block rounds (the Z domain): T1^-1; the lookup tables of the eight
+ * (d, nibble) blocks of M, ordered as the rows r = 0..3 of the two index
+ * vectors read them, (0, lo) (0, hi) (1, lo) (1, hi) and (2, lo) (2, hi)
+ * (3, lo) (3, hi), each divided by row 0 of MixColumns' coefficient for row
+ * r (2, 3, 1, 1) and the first with M's constant; the gather of y's bytes
+ * (row r of column c takes byte c - d_r, in row 0 of column c - d_r), the
+ * USHL amounts (hi nibble rows down by 4) and the sub-table numbers; the
+ * transpose of a block (row r of column c = word r's byte c) and the gather
+ * of X35..X32 back into a block from {X32, X33, X34, X35}. Derived by
+ * tools/sm4_z_tables.py, which also runs the round as written here against
+ * SM4. */
 static const uint8_t t1inv_lo[16] = {0x00, 0x85, 0xd9, 0x5c, 0x2e, 0xab, 0xf7, 0x72,
                                      0x80, 0x05, 0x59, 0xdc, 0xae, 0x2b, 0x77, 0xf2};
 static const uint8_t t1inv_hi[16] = {0x00, 0x55, 0x57, 0x02, 0x44, 0x11, 0x13, 0x46,
                                      0xaf, 0xfa, 0xf8, 0xad, 0xeb, 0xbe, 0xbc, 0xe9};
-static const uint8_t zmaps[6][16] = {
-    {0x76, 0xf0, 0xa5, 0x23, 0x0e, 0x88, 0xdd, 0x5b, 0x6a, 0xec, 0xb9, 0x3f, 0x12, 0x94, 0xc1, 0x47},
-    {0x00, 0xeb, 0xdc, 0x37, 0xf0, 0x1b, 0x2c, 0xc7, 0xcd, 0x26, 0x11, 0xfa, 0x3d, 0xd6, 0xe1, 0x0a},
-    {0x00, 0xd3, 0x0d, 0xde, 0xa0, 0x73, 0xad, 0x7e, 0x42, 0x91, 0x4f, 0x9c, 0xe2, 0x31, 0xef, 0x3c},
-    {0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f, 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3},
+static const uint8_t m_tables[8][16] = {
+    {0x3b, 0x78, 0xdf, 0x9c, 0x07, 0x44, 0xe3, 0xa0, 0x35, 0x76, 0xd1, 0x92, 0x09, 0x4a, 0xed, 0xae},
+    {0x00, 0x59, 0xbd, 0xe4, 0x50, 0x09, 0xed, 0xb4, 0xb2, 0xeb, 0x0f, 0x56, 0xe2, 0xbb, 0x5f, 0x06},
     {0x00, 0x55, 0xde, 0x8b, 0xd8, 0x8d, 0x06, 0x53, 0x5e, 0x0b, 0x80, 0xd5, 0x86, 0xd3, 0x58, 0x0d},
     {0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8, 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9},
+    {0x00, 0xe4, 0x8b, 0x6f, 0x50, 0xb4, 0xdb, 0x3f, 0x21, 0xc5, 0xaa, 0x4e, 0x71, 0x95, 0xfa, 0x1e},
+    {0x00, 0x6c, 0xce, 0xa2, 0x7e, 0x12, 0xb0, 0xdc, 0x9d, 0xf1, 0x53, 0x3f, 0xe3, 0x8f, 0x2d, 0x41},
+    {0x00, 0xd3, 0x0d, 0xde, 0xa0, 0x73, 0xad, 0x7e, 0x42, 0x91, 0x4f, 0x9c, 0xe2, 0x31, 0xef, 0x3c},
+    {0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f, 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3},
 };
-/* Index vector of the first TBL, from y (a word in every lane): lane c byte
- * k takes y's byte k (c = 0, 1) or k - 1 (c = 2, 3); USHL by 4 (c even:
- * the low nibble moves up) or 0 (c odd); SRI #4 into the lane's table
- * offset 16c keeps the offset and brings the nibble down. */
-static const uint8_t z_perm[16] = {0, 1, 2, 3, 0, 1, 2, 3, 3, 0, 1, 2, 3, 0, 1, 2};
-static const int8_t z_shift[16] = {4, 4, 4, 4, 0, 0, 0, 0, 4, 4, 4, 4, 0, 0, 0, 0};
-static const uint8_t z_offset[16] = {0, 0, 0, 0, 16, 16, 16, 16, 32, 32, 32, 32, 48, 48, 48, 48};
+static const uint8_t m_gather[16] = {0, 0, 12, 12, 4, 4, 0, 0, 8, 8, 4, 4, 12, 12, 8, 8};
+static const int8_t m_shift[16] = {0, -4, 0, -4, 0, -4, 0, -4, 0, -4, 0, -4, 0, -4, 0, -4};
+static const uint8_t m_sub[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+static const uint8_t z_transpose[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+static const uint8_t z_out[16] = {48, 52, 56, 60, 32, 36, 40, 44, 16, 20, 24, 28, 0, 4, 8, 12};
 
 typedef struct sm4z_consts {
     uint8x16x4_t ga, gb;
-    v128 perm, off, t1lo, t1hi, inlo, inhi, nib;
+    v128 gather, sub, t1lo, t1hi, inlo, inhi, nib, transpose, out;
     int8x16_t shift;
 } sm4z_consts;
 
 KINLINE void zconsts_load(sm4z_consts *c) {
-    c->ga = (uint8x16x4_t){{vld1q_u8(zmaps[0]), vld1q_u8(zmaps[1]), vld1q_u8(zmaps[2]), vld1q_u8(zmaps[3])}};
-    c->gb = (uint8x16x4_t){{vld1q_u8(zmaps[2]), vld1q_u8(zmaps[3]), vld1q_u8(zmaps[4]), vld1q_u8(zmaps[5])}};
-    c->perm = vld1q_u8(z_perm);
-    c->off = vld1q_u8(z_offset);
-    c->shift = vld1q_s8(z_shift);
+    c->ga = vld1q_u8_x4(m_tables[0]);
+    c->gb = vld1q_u8_x4(m_tables[4]);
+    c->gather = vld1q_u8(m_gather);
+    c->shift = vld1q_s8(m_shift);
+    c->sub = vld1q_u8(m_sub);
     c->t1lo = vld1q_u8(t1_lo);
     c->t1hi = vld1q_u8(t1_hi);
     c->inlo = vld1q_u8(t1inv_lo);
     c->inhi = vld1q_u8(t1inv_hi);
     c->nib = vdupq_n_u8(0x0f);
+    c->transpose = vld1q_u8(z_transpose);
+    c->out = vld1q_u8(z_out);
 }
 
 typedef struct sm4x_consts {
@@ -172,6 +197,9 @@ static inline const uint8_t (*enc_keys(const hwc_ks *ks))[16] {
 static inline const uint8_t (*dec_keys(const hwc_ks *ks))[16] {
     return (const uint8_t (*)[16])(const void *)(ks->bytes + offsetof(sm4x_schedule, dec));
 }
+static inline const uint8_t (*one_keys(const hwc_ks *ks))[16] {
+    return (const uint8_t (*)[16])(const void *)(ks->bytes + offsetof(sm4x_schedule, one));
+}
 
 /* G sets of four blocks from p (natural order) into x, and back. */
 KINLINE void sets_load(uint32x4_t (*x)[4], const unsigned G, const uint8_t *p) {
@@ -218,40 +246,35 @@ KINLINE void crypt_few(uint8_t *out, const uint8_t *in, size_t n, const uint8_t 
     hwc_wipe(buf, sizeof buf);
 }
 
-/* Z0 ^ T1(L(T2 y + c2)) with y = AESE(Z1 ^ Z2 ^ Z3, rk): every operand
- * holds its word in all four lanes, and so does the result. */
+/* Z0 ^ T1(L(T2 y + c2)) with y = AESE(Z1 ^ Z2 ^ Z3, rk), in row 0 (the
+ * other rows: whatever the arithmetic leaves there). Twelve instructions. */
 KINLINE v128 round_z(v128 z0, v128 z1, v128 z2, v128 z3, v128 k, const sm4z_consts *c) {
     v128 y = vaeseq_u8(veorq_u8(veorq_u8(z1, z2), z3), k);
-    v128 ia = vsriq_n_u8(c->off, vshlq_u8(vqtbl1q_u8(y, c->perm), c->shift), 4);
-    v128 ib = vreinterpretq_u8_u16(vrev32q_u16(vreinterpretq_u16_u8(ia)));
+    v128 ia = vsliq_n_u8(vshlq_u8(vqtbl1q_u8(y, c->gather), c->shift), c->sub, 4);
+    v128 ib = vextq_u8(ia, ia, 8);
     v128 w = veorq_u8(vqtbl4q_u8(c->ga, ia), vqtbl4q_u8(c->gb, ib));
-    w = veorq_u8(w, vextq_u8(w, w, 8));
-    return veorq_u8(veorq_u8(z0, w), vextq_u8(w, w, 4));
+    return veorq_u8(z0, vaesmcq_u8(w));
 }
 
-/* One block in the Z domain: z holds T1 of its words (lane i = word i);
- * returns the same for the output block. */
-KINLINE uint32x4_t core_z(uint32x4_t z, const uint8_t (*rk)[16], const sm4z_consts *c) {
-    v128 x[4] = {vreinterpretq_u8_u32(vdupq_laneq_u32(z, 0)), vreinterpretq_u8_u32(vdupq_laneq_u32(z, 1)),
-                 vreinterpretq_u8_u32(vdupq_laneq_u32(z, 2)), vreinterpretq_u8_u32(vdupq_laneq_u32(z, 3))};
+/* One block in the Z domain, as bytes (T1 of each byte, natural order);
+ * returns the output block the same way. */
+KINLINE v128 core_z(v128 zb, const uint8_t (*rk)[16], const sm4z_consts *c) {
+    v128 t = vqtbl1q_u8(zb, c->transpose);
+    v128 x[4] = {t, vextq_u8(t, t, 1), vextq_u8(t, t, 2), vextq_u8(t, t, 3)};
+    HWC_A64_UNROLL
     for (unsigned i = 0; i < 32; i += 4) {
-        HWC_A64_UNROLL
-        for (unsigned r = 0; r < 4; r++)
-            x[r] = round_z(x[r], x[(r + 1) & 3], x[(r + 2) & 3], x[(r + 3) & 3], vld1q_u8(rk[i + r]), c);
+        const uint8x16x4_t k = vld1q_u8_x4(rk[i]);
+        x[0] = round_z(x[0], x[1], x[2], x[3], k.val[0], c);
+        x[1] = round_z(x[1], x[2], x[3], x[0], k.val[1], c);
+        x[2] = round_z(x[2], x[3], x[0], x[1], k.val[2], c);
+        x[3] = round_z(x[3], x[0], x[1], x[2], k.val[3], c);
     }
-    /* (X35, X34, X33, X32) */
-    uint32x4_t a = vzip1q_u32(vreinterpretq_u32_u8(x[3]), vreinterpretq_u32_u8(x[2]));
-    uint32x4_t b = vzip1q_u32(vreinterpretq_u32_u8(x[1]), vreinterpretq_u32_u8(x[0]));
-    return vreinterpretq_u32_u64(vzip1q_u64(vreinterpretq_u64_u32(a), vreinterpretq_u64_u32(b)));
+    return vqtbl4q_u8((uint8x16x4_t){{x[0], x[1], x[2], x[3]}}, c->out); /* (X35, X34, X33, X32) */
 }
 
 /* A block's bytes into the Z domain and back. */
-KINLINE uint32x4_t to_z(v128 block, const sm4z_consts *c) {
-    return vreinterpretq_u32_u8(nibble_map(vrev32q_u8(block), c->t1lo, c->t1hi, c->nib));
-}
-KINLINE v128 from_z(uint32x4_t z, const sm4z_consts *c) {
-    return vrev32q_u8(nibble_map(vreinterpretq_u8_u32(z), c->inlo, c->inhi, c->nib));
-}
+KINLINE v128 to_z(v128 block, const sm4z_consts *c) { return nibble_map(block, c->t1lo, c->t1hi, c->nib); }
+KINLINE v128 from_z(v128 z, const sm4z_consts *c) { return nibble_map(z, c->inlo, c->inhi, c->nib); }
 
 /* ------------------------------------------------------------ key setup */
 
@@ -264,6 +287,10 @@ static KT uint32_t sbox_word(uint32_t w) {
 }
 
 static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
+
+/* The bytes of a native word in every lane, rearranged so that column c
+ * holds the word's big-endian byte c (the one-block rounds' key). */
+static const uint8_t key_columns[16] = {3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0};
 
 static KT void sm4x_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
     static const uint32_t fk[4] = {0xa3b1bac6u, 0x56aa3350u, 0x677d9197u, 0xb27022dcu};
@@ -281,12 +308,16 @@ static KT void sm4x_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int 
         rk[i] = k[i & 3] ^= t ^ rotl32(t, 13) ^ rotl32(t, 23);
     }
     uint8_t *enc = ks->bytes + offsetof(sm4x_schedule, enc), *dec = ks->bytes + offsetof(sm4x_schedule, dec);
+    uint8_t *one = ks->bytes + offsetof(sm4x_schedule, one);
+    const v128 by_column = vld1q_u8(key_columns);
     for (unsigned i = 0; i < 32; i++) {
         /* T1(rk) + c1 in each byte (TBL, not a table indexed by the key) */
-        v128 z = nibble_map(vreinterpretq_u8_u32(vdupq_n_u32(rk[i])), lo, hi, nib);
+        v128 w = vreinterpretq_u8_u32(vdupq_n_u32(rk[i]));
+        v128 z = nibble_map(w, lo, hi, nib);
         vst1q_u8(enc + 16 * i, z);
         if (want_dec)
             vst1q_u8(dec + 16 * (31 - i), z);
+        vst1q_u8(one + 16 * i, nibble_map(vqtbl1q_u8(w, by_column), lo, hi, nib));
     }
     hwc_wipe(k, sizeof k);
     hwc_wipe(rk, sizeof rk);
@@ -314,9 +345,9 @@ ECB_BODY(sm4x_ecb_dec, dec_keys)
 static KT void sm4x_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
     sm4z_consts c;
     zconsts_load(&c);
-    uint32x4_t z = to_z(vld1q_u8(iv), &c);
+    v128 z = to_z(vld1q_u8(iv), &c);
     for (; n; n--, in += 16, out += 16) {
-        z = core_z(veorq_u32(z, to_z(vld1q_u8(in), &c)), enc_keys(ks), &c);
+        z = core_z(veorq_u8(z, to_z(vld1q_u8(in), &c)), one_keys(ks), &c);
         vst1q_u8(out, from_z(z, &c));
     }
     vst1q_u8(iv, from_z(z, &c));
@@ -324,31 +355,31 @@ static KT void sm4x_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, cons
 static KT void sm4x_cbc_mac(const hwc_ks *ks, uint8_t mac[16], const uint8_t *in, size_t n) {
     sm4z_consts c;
     zconsts_load(&c);
-    uint32x4_t z = to_z(vld1q_u8(mac), &c);
+    v128 z = to_z(vld1q_u8(mac), &c);
     for (; n; n--, in += 16)
-        z = core_z(veorq_u32(z, to_z(vld1q_u8(in), &c)), enc_keys(ks), &c);
+        z = core_z(veorq_u8(z, to_z(vld1q_u8(in), &c)), one_keys(ks), &c);
     vst1q_u8(mac, from_z(z, &c));
 }
-/* CFB: the next input is this output, p ^ E: in the Z domain E's own Z
- * words XORed with T1 of p. */
+/* CFB: the next input is this output, p ^ E: in the Z domain E XORed with
+ * T1 of p. */
 static KT void sm4x_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
     sm4z_consts c;
     zconsts_load(&c);
-    uint32x4_t z = to_z(vld1q_u8(iv), &c);
+    v128 z = to_z(vld1q_u8(iv), &c);
     for (; n; n--, in += 16, out += 16) {
         v128 p = vld1q_u8(in);
-        uint32x4_t e = core_z(z, enc_keys(ks), &c);
+        v128 e = core_z(z, one_keys(ks), &c);
         vst1q_u8(out, veorq_u8(from_z(e, &c), p));
-        z = veorq_u32(e, to_z(p, &c));
+        z = veorq_u8(e, to_z(p, &c));
     }
     vst1q_u8(iv, from_z(z, &c));
 }
 static KT void sm4x_ofb(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t n) {
     sm4z_consts c;
     zconsts_load(&c);
-    uint32x4_t z = to_z(vld1q_u8(iv), &c);
+    v128 z = to_z(vld1q_u8(iv), &c);
     for (; n; n--, in += 16, out += 16) {
-        z = core_z(z, enc_keys(ks), &c);
+        z = core_z(z, one_keys(ks), &c);
         vst1q_u8(out, veorq_u8(from_z(z, &c), vld1q_u8(in)));
     }
     vst1q_u8(iv, from_z(z, &c));
