@@ -387,21 +387,34 @@ static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const 
     if (in_len - done == HWC_BLOCK)
         nblocks = 0;
     const size_t rest = in_len - done - HWC_BLOCK * nblocks;
+    if (nblocks == 0) {
+        /* Nothing for the kernel's batches: the waiting blocks through
+         * GHASH and a partial block's keystream through CTR, as without
+         * gcm_crypt (a stream of 16-byte updates measured 1.2x slower
+         * through the kernel's entry). */
+        if (npre != 0)
+            hwc_ghash_update(ctx->ghash, &st->hkey, st->hash, pre, npre);
+        if (rest == HWC_BLOCK) {
+            gcm_crypt_last_block(ctx, st, out + done, in + done);
+        } else if (rest != 0) {
+            memset(st->keystream, 0, sizeof st->keystream);
+            k_ctr32(ctx->impl, &ctx->ks[0], st->ctr, st->keystream, st->keystream, 1);
+            gcm_crypt_partial(st, encrypt, out + done, in + done, rest);
+        }
+        return HWC_OK;
+    }
     alignas(16) uint8_t counter[16];
     size_t n_ecb = 0;
-    if (rest != 0 && rest != HWC_BLOCK) {
+    if (rest != 0) {
         /* The new partial block's counter: the one after the whole blocks. */
         gcm_copy16(counter, st->ctr);
         hwc_store_be32(counter + 12, hwc_load_be32(st->ctr + 12) + (uint32_t)nblocks);
         n_ecb = 1;
     }
-    if (npre != 0 || nblocks != 0 || n_ecb != 0)
-        st->crypt(&ctx->ks[0], &st->hkey, !encrypt, st->ctr, st->hash, pre, npre, out + done, in + done, nblocks,
-                  counter, n_ecb);
+    st->crypt(&ctx->ks[0], &st->hkey, !encrypt, st->ctr, st->hash, pre, npre, out + done, in + done, nblocks,
+              counter, n_ecb);
     done += HWC_BLOCK * nblocks;
-    if (rest == HWC_BLOCK) {
-        gcm_crypt_last_block(ctx, st, out + done, in + done);
-    } else if (rest != 0) {
+    if (rest != 0) {
         gcm_copy16(st->keystream, counter);
         hwc_wipe(counter, sizeof counter);
         hwc_ctr32_inc(st->ctr);

@@ -70,6 +70,7 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 #define NARROW(ks) narrow_of(ks)
 
 /* GCM: the sixteen powers of a batch are the vpclmul key itself. */
+#define GCM_GHASH() hwc_ghash_vpclmul_get()
 #define GCM_COUNT_IN_PLACE 1
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;

@@ -70,6 +70,7 @@ static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int wan
 
 /* GCM: the 32 powers of a batch are the vpclmul512 key itself (slot s
  * holds H^(32-s)). */
+#define GCM_GHASH() hwc_ghash_vpclmul512_get()
 #define GCM_COUNT_IN_PLACE 0
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;
