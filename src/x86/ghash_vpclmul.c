@@ -21,7 +21,9 @@
  * "vpclmul512" (AVX-512, paired with "vaes512") keeps H^32..H^17 in its key
  * as well (vpclmul512_ghash_key), for the 32-block batches of vaes512's
  * fused GCM: made at key setup, four per 512-bit product, not per call.
- * Its own GHASH runs the 256-bit kernel below on the H^16..H^1 half.
+ * Its GHASH takes 32-block steps in 512-bit registers, the rest (and its
+ * POLYVAL, whose per-nonce key has only that half) through the 256-bit
+ * kernel below on the H^16..H^1 half.
  */
 #if defined(__x86_64__)
 
@@ -190,11 +192,6 @@ static HWC_TARGET_VPCLMUL void vpclmul_polyval_update(const hwc_ghash_key *key, 
     vpclmul_hash(&t, state, in, nblocks, 0);
 }
 
-static HWC_TARGET_VPCLMUL void vpclmul512_ghash_update(const hwc_ghash_key *key, uint8_t state[16],
-                                                       const uint8_t *in, size_t nblocks) {
-    const power_table t = table32_low_powers(key);
-    vpclmul_hash(&t, state, in, nblocks, 1);
-}
 
 static HWC_TARGET_VPCLMUL void vpclmul512_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
                                                          const uint8_t *in, size_t nblocks) {
@@ -220,6 +217,7 @@ const hwc_ghash_impl *hwc_ghash_vpclmul_get(void) {
 /* ------------------------------------------------------------ vpclmul512 */
 
 #define HWC_TARGET_VPCLMUL512 __attribute__((target("avx512f,avx512bw,vpclmulqdq,avx2,pclmul,ssse3")))
+#define VPCLMUL512_INLINE HWC_X86_INLINE HWC_TARGET_VPCLMUL512
 
 /* The sixteen powers after H^16, H^17..H^32 = H^1..H^16 times H^16, four
  * per 512-bit Karatsuba product and Montgomery reduction (the steps of
@@ -248,6 +246,48 @@ static HWC_TARGET_VPCLMUL512 void fill_high_powers(hwc_ghash_key *key) {
         _mm512_storeu_si512((void *)(power + 64 * q), product);
         _mm512_storeu_si512((void *)(karatsuba + 64 * q),
                             _mm512_xor_si512(product, _mm512_shuffle_epi32(product, _MM_PERM_BADC)));
+    }
+}
+
+/* GHASH of whole 32-block steps, four blocks per register, eight registers
+ * per step against H^32..H^1 (Karatsuba, one lane-wise reduction per step:
+ * the steps of ghash_reduce in aes_vaes_wide.h); the state joins the first
+ * block. Then the 256-bit kernel on the H^16..H^1 half for the rest. */
+static HWC_TARGET_VPCLMUL512 void vpclmul512_ghash_update(const hwc_ghash_key *key, uint8_t state[16],
+                                                          const uint8_t *in, size_t nblocks) {
+    if (nblocks >= VPCLMUL512_POWERS) {
+        const __m128i bswap = pclmul_byteswap_mask();
+        const __m512i bswap4 = _mm512_broadcast_i32x4(bswap);
+        const __m512i fold = _mm512_broadcast_i32x4(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
+        const uint8_t *power = vpclmul512_power_slots(key), *karatsuba = vpclmul512_karatsuba_slots(key);
+        __m128i s = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)state), bswap);
+        for (; nblocks >= VPCLMUL512_POWERS; nblocks -= VPCLMUL512_POWERS, in += 16 * VPCLMUL512_POWERS) {
+            __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+            for (unsigned q = 0; q < VPCLMUL512_POWERS / 4; q++) {
+                __m512i x = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(in + 64 * q)), bswap4);
+                if (q == 0)
+                    x = _mm512_xor_si512(x, _mm512_zextsi128_si512(s));
+                const __m512i h = _mm512_loadu_si512((const void *)(power + 64 * q));
+                const __m512i h_mid = _mm512_loadu_si512((const void *)(karatsuba + 64 * q));
+                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+                mid = _mm512_xor_si512(
+                    mid, _mm512_clmulepi64_epi128(_mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)),
+                                                  h_mid, 0x00));
+            }
+            mid = _mm512_ternarylogic_epi64(mid, lo, hi, 0x96);
+            mid = _mm512_ternarylogic_epi64(mid, _mm512_shuffle_epi32(lo, _MM_PERM_BADC),
+                                            _mm512_clmulepi64_epi128(lo, fold, 0x00), 0x96);
+            hi = _mm512_ternarylogic_epi64(hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC),
+                                           _mm512_clmulepi64_epi128(mid, fold, 0x00), 0x96);
+            const __m256i half = _mm256_xor_si256(_mm512_castsi512_si256(hi), _mm512_extracti64x4_epi64(hi, 1));
+            s = _mm_xor_si128(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
+        }
+        _mm_storeu_si128((__m128i *)(void *)state, _mm_shuffle_epi8(s, bswap));
+    }
+    if (nblocks != 0) {
+        const power_table t = table32_low_powers(key);
+        vpclmul_hash(&t, state, in, nblocks, 1);
     }
 }
 
