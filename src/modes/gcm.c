@@ -333,6 +333,7 @@ static inline void gcm_crypt_last_block(hwc_ctx *ctx, gcm_state *st, uint8_t *ou
 }
 
 static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len);
+static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len);
 
 static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
     gcm_state *st = gcm_get(ctx);
@@ -349,7 +350,7 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
         gcm_crypt_last_block(ctx, st, out, in);
         return HWC_OK;
     }
-    return gcm_update_any(ctx, st, out, in, in_len);
+    return st->crypt ? gcm_update_one_call(ctx, st, out, in, in_len) : gcm_update_any(ctx, st, out, in, in_len);
 }
 
 /* gcm_update_any with the back end's gcm_crypt: what waits unhashed (the
@@ -357,6 +358,9 @@ static int gcm_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
  * blocks, every whole block through it, and the keystream of a new partial
  * block comes out of the same call; only the bytes of partial blocks are
  * handled here. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len) {
     const int encrypt = ctx->encrypt;
     const uint8_t *pre = NULL;
@@ -428,8 +432,6 @@ static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const 
 __attribute__((noinline))
 #endif
 static int gcm_update_any(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const uint8_t *in, size_t in_len) {
-    if (st->crypt)
-        return gcm_update_one_call(ctx, st, out, in, in_len);
     const hwc_block_impl *im = ctx->impl;
     const hwc_ks *ks = &ctx->ks[0];
     int encrypt = ctx->encrypt;
