@@ -7,10 +7,11 @@
  * hands its own short tails to "aesni"), and the OCB lead-in. CTR32 below
  * sixteen blocks goes straight to aesni (the template's rule).
  *
- * GCM: the whole call runs here, batches of 32 blocks and the tail, on the
- * key of "vpclmul512", which holds the 32 powers a batch needs (made once
- * at key setup: before, sixteen of them were made per call, and this path
- * started at 64 blocks to amortize that).
+ * GCM: a call of 16 blocks or more runs here whole, batches of 32 blocks
+ * and the tail, on the key of "vpclmul512", which holds the 32 powers a
+ * batch needs (made once at key setup: before, sixteen of them were made
+ * per call, and this path started at 64 blocks to amortize that); shorter
+ * calls take aesni's CTR and the GHASH back end (the template's rule).
  */
 #if defined(__x86_64__)
 
