@@ -4,7 +4,7 @@
  * benchmark run under qemu-riscv32 user mode or on a real rv32 Linux kernel.
  *
  * picolibc is built for bare metal: it leaves the operating-system calls
- * (read, write, open, close, lseek, sbrk, _exit, ...) and the standard
+ * (read, write, pread, open, close, lseek, sbrk, _exit, ...) and the standard
  * streams to the application. This file supplies them as Linux system calls
  * of the rv32 ABI (asm-generic numbers, 64-bit time and file offsets), plus
  * the process start-up picolibc's crt0 does not do under Linux: argc/argv/
@@ -50,6 +50,7 @@ enum {
     NR_llseek = 62,
     NR_read = 63,
     NR_write = 64,
+    NR_pread64 = 67,
     NR_exit_group = 94,
     NR_waitid = 95,
     NR_kill = 129,
@@ -128,6 +129,13 @@ int mkdir(const char *path, mode_t mode) {
 
 int rename(const char *from, const char *to) {
     return (int)result(linux_call(NR_renameat2, -100, (long)from, -100, (long)to, 0, 0));
+}
+
+/* The 64-bit offset in two registers, low word first (rv32 pairs need no
+ * alignment). */
+ssize_t pread(int fd, void *buf, size_t n, off_t offset) {
+    const uint64_t off = (uint64_t)(int64_t)offset;
+    return result(linux_call(NR_pread64, fd, (long)buf, (long)n, (long)(uint32_t)off, (long)(off >> 32), 0));
 }
 
 off_t lseek(int fd, off_t offset, int whence) {
