@@ -9,13 +9,13 @@
 #   rv64_caps      `hwcrypt caps` must select HWC_RV_EXPECT_SELECTED
 #                  (e.g. "aes=zkne64 sm4=ct ghash=ct"), when that is set;
 #   rv64_diff_ct   every available back end against ct on random inputs up
-#                  to 4 KiB (tests/riscv/diff_ct.c; skipped when ct is the
+#                  to 4 KiB (tests/cross/diff_ct.c; skipped when ct is the
 #                  only one): the cross build has no OpenSSL to compare with;
 #   rv64_misalign  tests/riscv/misalign.sh: every cipher on every back end
 #                  (or HWC_RV_MISALIGN_IMPLS) at offsets 0..15, no misaligned
 #                  access inside libhwcrypt;
 # and builds the instruction-count plugin for the host
-# (tools/qemu-icount, target hwc_icount_plugin).
+# (tools/qemu-icount, target hwc_icount_plugin; both from tests/cross/cross.cmake).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv(32|64)")
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv32")
     set(rv rv32)
@@ -27,31 +27,17 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "riscv(32|64)")
   set(HWC_RV_EXPECT_SELECTED "" CACHE STRING
       "Back ends `hwcrypt caps` must select under HWC_QEMU_CPU, as \"aes=X sm4=Y ghash=Z\" (empty: no check)")
   set(HWC_RV_MISALIGN_IMPLS "" CACHE STRING "Back ends the misalignment test runs (empty: every available one)")
-  set(HWC_HOST_CC cc CACHE STRING "Host C compiler for the QEMU plugin")
-  set(HWC_QEMU_PLUGIN_API 1 CACHE STRING "QEMU plugin API version: 1 for QEMU 7.x/8.x, 4 for 9.x/10.x")
+  include(${CMAKE_CURRENT_SOURCE_DIR}/cross/cross.cmake)
 
   add_executable(misalign_driver ${CMAKE_CURRENT_SOURCE_DIR}/riscv/misalign_driver.c)
   target_link_libraries(misalign_driver PRIVATE hwcrypt_static)
   target_compile_options(misalign_driver PRIVATE ${HWC_WARNINGS})
 
-  add_executable(diff_ct ${CMAKE_CURRENT_SOURCE_DIR}/riscv/diff_ct.c)
-  target_link_libraries(diff_ct PRIVATE hwcrypt_static)
-  target_compile_options(diff_ct PRIVATE ${HWC_WARNINGS})
-  add_test(NAME ${rv}_diff_ct COMMAND diff_ct)
-  set_tests_properties(${rv}_diff_ct PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rv} TIMEOUT 900)
+  hwc_cross_diff_ct(diff_ct ${rv}_diff_ct ${rv})
 
   # The plugin and the test that needs it only when a host compiler is there.
-  find_program(HWC_HOST_CC_PATH NAMES ${HWC_HOST_CC})
-  if(HWC_HOST_CC_PATH)
-    set(HWC_ICOUNT_PLUGIN ${PROJECT_BINARY_DIR}/tools/qemu-icount/icount.so)
-    add_custom_command(OUTPUT ${HWC_ICOUNT_PLUGIN}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/tools/qemu-icount
-      COMMAND ${HWC_HOST_CC_PATH} -O2 -shared -fPIC -DPLUGIN_API=${HWC_QEMU_PLUGIN_API}
-              -o ${HWC_ICOUNT_PLUGIN} ${PROJECT_SOURCE_DIR}/tools/qemu-icount/icount.c
-      DEPENDS ${PROJECT_SOURCE_DIR}/tools/qemu-icount/icount.c
-      COMMENT "Building the QEMU instruction-count plugin for the host")
-    add_custom_target(hwc_icount_plugin ALL DEPENDS ${HWC_ICOUNT_PLUGIN})
-  else()
+  hwc_cross_icount_plugin(ALL)
+  if(NOT HWC_HOST_CC_PATH)
     message(STATUS "hwcrypt: no host C compiler '${HWC_HOST_CC}': no instruction-count plugin, no ${rv}_misalign test")
   endif()
 

@@ -113,7 +113,7 @@ million='^vec_sm4_million-'
 once='^test_(errors|errors_caps_none|threads|abi)$'
 failures=$build/failed-models
 rm -f "$failures"
-. "$root/tests/riscv/run-common.sh" # run_ctest, run_ghash_kernel
+. "$root/tests/cross/run-common.sh" # run_ctest, run_ghash_kernel
 
 echo "$models" | while IFS='|' read -r name qv cpu caps expect impls; do
   [ -n "$name" ] || continue

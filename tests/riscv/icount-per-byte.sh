@@ -6,7 +6,7 @@
 #
 # Runs bench/bench_run on N and 2N bytes (default N = 1 MiB, issue 5's
 # method) and prints (count(2N) - count(N)) / N,
-# counting only instructions inside libhwcrypt (tests/riscv/lib-range.sh), so
+# counting only instructions inside libhwcrypt (tests/cross/lib-range.sh), so
 # neither start-up, key setup nor bench_run's own loops over the buffer count.
 # AEAD and MAC ciphers are measured sealing / computing the tag; AEAD
 # decryption runs the data path only. The whole issue 5 table, with the
@@ -38,7 +38,7 @@ run=$build/bench/bench_run
 [ -f "$plugin" ] || { echo "icount-per-byte: no plugin $plugin (build target hwc_icount_plugin)" >&2; exit 1; }
 nm=${NM:-riscv64-linux-gnu-nm}
 qemu=$(command -v "${QEMU:-qemu-riscv64}")
-range=$(sh "$here/lib-range.sh" "$nm" "$build/libhwcrypt.a" "$run")
+range=$(sh "$here/../cross/lib-range.sh" "$nm" "$build/libhwcrypt.a" "$run")
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 

@@ -12,7 +12,7 @@ set -eu
 qemu=$1 cpu=$2 plugin=$3 nm=$4 lib=$5 driver=$6
 shift 6
 here=$(cd "$(dirname "$0")" && pwd)
-range=$(sh "$here/lib-range.sh" "$nm" "$lib" "$driver")
+range=$(sh "$here/../cross/lib-range.sh" "$nm" "$lib" "$driver")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

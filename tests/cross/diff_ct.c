@@ -4,8 +4,8 @@
  * block, batch and GHASH-aggregation boundaries (up to 4 KiB + 7). Outputs,
  * tags, MACs and wrapped keys must be identical.
  *
- * The known-answer vectors are short (GCM's stop at a few blocks), and the
- * cross build has no OpenSSL to compare with, so this is what exercises the
+ * The known-answer vectors are short (GCM's stop at a few blocks), and a
+ * cross build may have no OpenSSL to compare with, so this is what exercises the
  * bulk paths of the hardware kernels (8-block GHASH groups, 2-block SM4
  * pairs, counter runs over 256 blocks) against an independent
  * implementation.

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Print the address range of libhwcrypt's code inside a static riscv64
-# program, as the icount plugin's "lo=0x...,hi=0x..." options.
+# Print the address range of libhwcrypt's code inside a static program
+# (riscv64, riscv32, aarch64), as the icount plugin's "lo=0x...,hi=0x..."
+# options.
 #
-#   tests/riscv/lib-range.sh NM LIBHWCRYPT.a PROGRAM
+#   tests/cross/lib-range.sh NM LIBHWCRYPT.a PROGRAM
 #
 # The range runs from the lowest to the highest end of the functions the
 # archive defines. The linker places the archive's members together (the
