@@ -18,11 +18,25 @@ export CMAKE_FLAGS
 SPEED_CIPHERS ?= aes-128-gcm aes-128-ctr aes-128-cbc aes-256-xts aes-128-ocb aes-128-ccm sm4-ctr sm4-gcm
 SPEED_SECONDS ?= 1
 
-# The parts of `make check`, run in this order. Each is also a target of its
-# own (`make check-rv64`), which assumes the packages are installed. Adding a
-# part: add it here, write its target below, and give it its package list
-# in scripts/install-deps (pkgs_check_<name>); a part without one fails.
-CHECK_PARTS = check-native check-provider-suites check-rv64 check-rvv check-a64 check-sanitize check-valgrind check-rv32 check-icount check-fuzz
+# The parts of `make check`. Each is also a target of its own
+# (`make check-rv64`), which assumes the packages are installed. Adding a
+# part: add it here, write its target below, give it its package list in
+# scripts/install-deps (pkgs_check_<name>; a part without one fails), and
+# say in CHECK_AFTER whether it must wait for another.
+# `make check` runs CHECK_JOBS parts at a time (scripts/run-check): each
+# part keeps about one of this 2-core machine's cores busy on average, so
+# two side by side take about half the time of one after another.
+# CHECK_JOBS=1 runs them one by one in this order, output streamed.
+# The order is the order of starting: the long parts and the head of a
+# chain early, check-fuzz (a fixed time, both cores) last.
+CHECK_PARTS = check-native check-rv32 check-provider-suites check-valgrind check-rv64 check-rvv check-sanitize check-icount check-a64 check-fuzz
+CHECK_JOBS ?= 2
+# PART:DEP,...: PART starts once its DEPs have ended. check-native,
+# check-provider-suites and check-valgrind build and use $(BUILD) (one at a
+# time: each runs CMake there); check-icount builds its benchmark in the
+# check-rv64, check-rv32 and check-rvv build folders and reads their
+# libraries.
+CHECK_AFTER = check-provider-suites:check-native check-valgrind:check-provider-suites check-icount:check-rv64,check-rv32,check-rvv
 
 .PHONY: all build check check-deps $(CHECK_PARTS) deps speed install clean
 
@@ -35,34 +49,16 @@ build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Installs what every part needs, then runs each part; a part runs only when
-# its packages are installed (else it fails, naming them), and a failed part
-# does not stop the others. One result line per part with its wall and CPU
-# seconds (user + sys of all its processes: the figure a busy machine does
-# not inflate), the totals (installs included), then the count alone on the
-# last line.
+# Installs what every part needs, then runs the parts (scripts/run-check: a
+# part runs only when its packages are installed, else it fails naming them;
+# a failed part stops no other). One result line per part with its wall and
+# CPU seconds (user + sys of all its processes: the figure a busy machine
+# does not inflate), every result line again at the end in CHECK_PARTS
+# order, the totals (installs included), then the count alone on the last
+# line. Each part's output is also in $(BUILD)-check/PART.log.
 check:
-	@t0=$$(date +%s); hz=$$(getconf CLK_TCK 2>/dev/null || echo 100); \
-	cpu() { set -- $$(sed 's/^.*) //' /proc/$$$$/stat 2>/dev/null | cut -d' ' -f14,15); \
-	  if [ $$# = 2 ]; then echo $$(( ($$1 + $$2) / hz )); else echo 0; fi; }; \
-	scripts/install-deps $(CHECK_PARTS) || echo "=== some packages could not be installed (above): the parts that need them fail"; \
-	echo "=== install-deps: $$(( $$(date +%s) - t0 )) s (CPU $$(cpu) s)"; \
-	passed=0; failed=0; failed_parts=""; \
-	for part in $(CHECK_PARTS); do \
-	  echo "=== make $$part"; s=$$(date +%s); c=$$(cpu); \
-	  missing=$$(scripts/install-deps --missing $$part); mrc=$$?; \
-	  if [ $$mrc = 2 ]; then result="FAILED: no package list for it in scripts/install-deps"; \
-	  elif [ $$mrc != 0 ]; then \
-	    result="FAILED: missing packages: $$missing (scripts/install-deps $$part, as root)"; \
-	  elif $(MAKE) --no-print-directory $$part; then result=passed; \
-	  else result=FAILED; fi; \
-	  echo "=== make $$part: $$result in $$(( $$(date +%s) - s )) s (CPU $$(( $$(cpu) - c )) s)"; \
-	  if [ "$$result" = passed ]; then passed=$$((passed + 1)); \
-	  else failed=$$((failed + 1)); failed_parts="$$failed_parts $$part"; fi; \
-	done; \
-	echo "=== make check: $$(( $$(date +%s) - t0 )) s in all (CPU $$(cpu) s)$${failed_parts:+; failed:$$failed_parts}"; \
-	echo "check: $$passed passed, $$failed failed"; \
-	[ $$failed = 0 ]
+	@MAKE="$(MAKE)" CHECK_JOBS="$(CHECK_JOBS)" CHECK_AFTER="$(CHECK_AFTER)" CHECK_LOG_DIR="$(BUILD)-check" \
+	  scripts/run-check $(CHECK_PARTS)
 
 check-deps:
 	@scripts/install-deps $(CHECK_PARTS)

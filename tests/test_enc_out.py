@@ -379,13 +379,16 @@ def stream_targets():
     rc, sealed_short, _ = hw(enc(*GCM), short)
     r = subprocess.run([HW] + enc(*GCM, "-d", "-out", os.ttyname(slave)), input=sealed_short, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, env=ENV, preexec_fn=default_signals)
-    time.sleep(0.05)
+    # What the child wrote reaches the master side through the kernel's
+    # worker threads, later on a busy machine: read until it is all there
+    # (or 10 s pass).
     got = b""
-    try:
-        while True:
+    deadline = time.time() + 10
+    while time.time() < deadline and len(got.replace(b"\r\n", b"\n")) < len(short.replace(b"\r\n", b"\n")):
+        try:
             got += os.read(master, 1 << 20)
-    except (BlockingIOError, OSError):
-        pass
+        except (BlockingIOError, OSError):
+            time.sleep(0.01)
     # The terminal's line discipline turns \n into \r\n: compare without it.
     check(r.returncode == 0 and got.replace(b"\r\n", b"\n") == short.replace(b"\r\n", b"\n"),
           "-out the terminal: exit %d, %d bytes" % (r.returncode, len(got)))

@@ -76,15 +76,10 @@ neoverse-n2|10|neoverse-n2||$ce3|armv8ce-eor3 sm4e
 
 # ------------------------------------------------------------- toolchain
 need() { command -v "$1" >/dev/null 2>&1; }
+# Missing tools: scripts/install-deps installs the part's list (as root,
+# without Recommends), else prints the apt-get command and fails.
 if ! need aarch64-linux-gnu-gcc || ! need qemu-aarch64; then
-  if [ "$(id -u)" = 0 ] && need apt-get; then
-    echo "run-a64: installing gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user) >/dev/null
-  else
-    echo "run-a64: needs aarch64-linux-gnu-gcc and qemu-aarch64 (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)" >&2
-    exit 1
-  fi
+  "$root/scripts/install-deps" check-a64 || { echo "run-a64: needs the packages above" >&2; exit 1; }
 fi
 qemu7=$(command -v qemu-aarch64)
 qemu10=$("$root/scripts/get-qemu10" -a aarch64) || { echo "run-a64: no QEMU 10 (scripts/get-qemu10 failed)" >&2; exit 1; }

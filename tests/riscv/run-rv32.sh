@@ -23,8 +23,8 @@
 # misalignment test runs the hardware back ends at offsets 0..15 where the
 # last column says. Tests that run the CLI through a shell script (*_cli)
 # need a native binary and are left out. Needs riscv64-unknown-elf-gcc,
-# picolibc and qemu-riscv32 (apt packages gcc-riscv64-unknown-elf,
-# picolibc-riscv64-unknown-elf and qemu-user; installed here when root).
+# picolibc and qemu-riscv32 (`scripts/install-deps check-rv32` installs its
+# list when run as root).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=build-rv32
@@ -61,17 +61,11 @@ zksed-zbkc|rv32,zbb=false,zbc=false,zksed=true,zbkc=true|aes=ct sm4=zksed32 ghas
 
 # ------------------------------------------------------------- toolchain
 need() { command -v "$1" >/dev/null 2>&1; }
+# Missing tools: scripts/install-deps installs the part's list (as root,
+# without Recommends), else prints the apt-get command and fails.
 if ! need riscv64-unknown-elf-gcc || ! need qemu-riscv32 ||
    [ ! -d /usr/lib/picolibc/riscv64-unknown-elf ]; then
-  if [ "$(id -u)" = 0 ] && need apt-get; then
-    echo "run-rv32: installing gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-user"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-user) >/dev/null
-  else
-    echo "run-rv32: needs riscv64-unknown-elf-gcc, picolibc and qemu-riscv32" \
-      "(apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-user)" >&2
-    exit 1
-  fi
+  "$root/scripts/install-deps" check-rv32 || { echo "run-rv32: needs the packages above" >&2; exit 1; }
 fi
 
 t0=$(date +%s)

@@ -18,8 +18,8 @@
 # misalignment test runs every back end in model "all", and the GHASH and
 # SM4 variants without rev8 in the models that select them. Tests that run
 # the CLI through a shell script (*_cli) need a native binary and are left
-# out. Needs riscv64-linux-gnu-gcc and qemu-riscv64 (apt packages
-# gcc-riscv64-linux-gnu and qemu-user; installed here when run as root).
+# out. Needs riscv64-linux-gnu-gcc and qemu-riscv64 (`scripts/install-deps
+# check-rv64` installs its list when run as root).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=build-rv64
@@ -54,14 +54,10 @@ zksed-zbkc|rv64,zbb=false,zbc=false,zksed=true,zbkc=true|aes=ct sm4=zksed64 ghas
 
 # ------------------------------------------------------------- toolchain
 need() { command -v "$1" >/dev/null 2>&1; }
+# Missing tools: scripts/install-deps installs the part's list (as root,
+# without Recommends), else prints the apt-get command and fails.
 if ! need riscv64-linux-gnu-gcc || ! need qemu-riscv64; then
-  if [ "$(id -u)" = 0 ] && need apt-get; then
-    echo "run-rv64: installing gcc-riscv64-linux-gnu qemu-user"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-riscv64-linux-gnu qemu-user) >/dev/null
-  else
-    echo "run-rv64: needs riscv64-linux-gnu-gcc and qemu-riscv64 (apt-get install gcc-riscv64-linux-gnu qemu-user)" >&2
-    exit 1
-  fi
+  "$root/scripts/install-deps" check-rv64 || { echo "run-rv64: needs the packages above" >&2; exit 1; }
 fi
 
 t0=$(date +%s)

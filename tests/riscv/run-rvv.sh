@@ -76,15 +76,10 @@ v-only|rv64,v=true,vlen=128|aes=ct sm4=ct ghash=clmul64|-|-
 
 # ------------------------------------------------------------- toolchain
 need() { command -v "$1" >/dev/null 2>&1; }
+# Missing tools: scripts/install-deps installs the part's list (as root,
+# without Recommends), else prints the apt-get command and fails.
 if ! need riscv64-linux-gnu-gcc || ! need clang-19; then
-  if [ "$(id -u)" = 0 ] && need apt-get; then
-    echo "run-rvv: installing gcc-riscv64-linux-gnu clang-19"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      gcc-riscv64-linux-gnu clang-19) >/dev/null
-  else
-    echo "run-rvv: needs riscv64-linux-gnu-gcc and clang-19 (apt-get install gcc-riscv64-linux-gnu clang-19)" >&2
-    exit 1
-  fi
+  "$root/scripts/install-deps" check-rvv || { echo "run-rvv: needs the packages above" >&2; exit 1; }
 fi
 if [ -z "$qemu" ]; then
   qemu=$("$root/scripts/get-qemu10") || { echo "run-rvv: no QEMU 10 (scripts/get-qemu10 failed)" >&2; exit 1; }
