@@ -41,7 +41,10 @@ if(HWC_A64_OPENSSL_ROOT)
   set(OPENSSL_CRYPTO_LIBRARY ${HWC_A64_OPENSSL_ROOT}/usr/lib/aarch64-linux-gnu/libcrypto.a CACHE FILEPATH "" FORCE)
   set(OPENSSL_SSL_LIBRARY ${HWC_A64_OPENSSL_ROOT}/usr/lib/aarch64-linux-gnu/libssl.a CACHE FILEPATH "" FORCE)
   set(OPENSSL_USE_STATIC_LIBS TRUE)
-  set(CMAKE_C_FLAGS_INIT "${CMAKE_C_FLAGS_INIT} -isystem ${HWC_A64_OPENSSL_ROOT}/usr/include/aarch64-linux-gnu")
+  # Not CMAKE_C_FLAGS_INIT: that is read only when a build folder is first
+  # configured, so a folder first configured without OpenSSL (bench/a64-icount
+  # -O) never got the folder and later failed on openssl/configuration.h.
+  list(APPEND CMAKE_C_STANDARD_INCLUDE_DIRECTORIES ${HWC_A64_OPENSSL_ROOT}/usr/include/aarch64-linux-gnu)
   set(HWC_BUILD_PROVIDER OFF CACHE BOOL "" FORCE)
 endif()
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
