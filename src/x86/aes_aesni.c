@@ -177,11 +177,11 @@ AESNI_INLINE void ecb_body(const hwc_ks *ks, int decrypt, uint8_t *out, const ui
         ecb_step(rk, nr, decrypt, out, in, 1);
 }
 
-static HWC_TARGET_AESNI void aesni_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
     BY_ROUNDS(ks, ecb_body, ks, 0, out, in, nblocks);
 }
 
-static HWC_TARGET_AESNI void aesni_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
     BY_ROUNDS(ks, ecb_body, ks, 1, out, in, nblocks);
 }
 
@@ -287,8 +287,8 @@ AESNI_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, c
     ctr128_store(&c, ctr);
 }
 
-static HWC_TARGET_AESNI void aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                                          size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                       size_t nblocks) {
     BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nblocks);
 }
 
@@ -363,8 +363,8 @@ AESNI_INLINE void chained_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_
     storeu(iv, chain);
 }
 
-static HWC_TARGET_AESNI void aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, chained_body, ks, 0, iv, out, in, nblocks);
 }
 
@@ -388,8 +388,8 @@ HWC_TARGET_AESNI void hwc_aesni_cfb_enc(const hwc_ks *ks, uint8_t iv[16], uint8_
     BY_ROUNDS(ks, cfb_enc_body, ks, iv, out, in, nblocks);
 }
 
-static HWC_TARGET_AESNI void aesni_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nblocks);
 }
 
@@ -608,13 +608,13 @@ AESNI_INLINE void xts_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uin
     storeu(tweak, xts_tweak_vector(&t));
 }
 
-static HWC_TARGET_AESNI void aesni_xts_enc(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_xts_enc(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, xts_body, ks, 0, tweak, out, in, nblocks);
 }
 
-static HWC_TARGET_AESNI void aesni_xts_dec(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_xts_dec(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, xts_body, ks, 1, tweak, out, in, nblocks);
 }
 
@@ -665,15 +665,15 @@ AESNI_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16]
     storeu(checksum, sum);
 }
 
-static HWC_TARGET_AESNI void aesni_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
-                                           uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                        uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, ocb_body, ks, 0, L, first_index, offset, checksum, out, in, nblocks);
 }
 
-static HWC_TARGET_AESNI void aesni_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
-                                           uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                           size_t nblocks) {
+HWC_TARGET_AESNI void hwc_aesni_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index,
+                                        uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                        size_t nblocks) {
     BY_ROUNDS(ks, ocb_body, ks, 1, L, first_index, offset, checksum, out, in, nblocks);
 }
 
@@ -812,20 +812,20 @@ static const hwc_block_impl aes_aesni_impl = {
     .ghash_name = "pclmul",
     .usable = NULL,
     .set_key = hwc_aesni_set_key,
-    .ecb_enc = aesni_ecb_enc,
-    .ecb_dec = aesni_ecb_dec,
+    .ecb_enc = hwc_aesni_ecb_enc,
+    .ecb_dec = hwc_aesni_ecb_dec,
     .cbc_enc = hwc_aesni_cbc_enc,
-    .cbc_dec = aesni_cbc_dec,
+    .cbc_dec = hwc_aesni_cbc_dec,
     .cfb_enc = hwc_aesni_cfb_enc,
-    .cfb_dec = aesni_cfb_dec,
+    .cfb_dec = hwc_aesni_cfb_dec,
     .ofb = hwc_aesni_ofb,
-    .ctr128 = aesni_ctr128,
+    .ctr128 = hwc_aesni_ctr128,
     .ctr32 = hwc_aesni_ctr32,
-    .xts_enc = aesni_xts_enc,
-    .xts_dec = aesni_xts_dec,
+    .xts_enc = hwc_aesni_xts_enc,
+    .xts_dec = hwc_aesni_xts_dec,
     .cbc_mac = hwc_aesni_cbc_mac,
-    .ocb_enc = aesni_ocb_enc,
-    .ocb_dec = aesni_ocb_dec,
+    .ocb_enc = hwc_aesni_ocb_enc,
+    .ocb_dec = hwc_aesni_ocb_dec,
     .gcm_enc = aesni_gcm_enc,
     .gcm_dec = aesni_gcm_dec,
     .ccm_enc = hwc_aesni_ccm_enc,

@@ -137,15 +137,39 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     return decrypt ? aesni_dec_keys(ks) : aesni_enc_keys(ks);
 }
 
+/* Calls and tails below 16 blocks (one 256-bit batch) run aesni's kernel
+ * for the mode, called directly (AESNI_SHORT): a batch needs at least 16
+ * blocks, and the hop through the narrow table (for vaes512 two hops, via
+ * vaes) made such calls up to 1.4x slower than aesni's. Tails of 16 or more
+ * (vaes512 only) go to the narrow table, where vaes runs one batch. */
+#define AESNI_SHORT 16
+
+/* The long path out of line keeps the short one free of its register saves
+ * (the entry is then a compare and a jump). */
+#define ENTRY_NOINLINE __attribute__((noinline))
+
 /* An entry point taking a chaining value (counter, IV, tweak): the whole
- * batches through BATCHES, the rest through the narrow table's KERNEL. */
-#define BATCHES_THEN_NARROW(name, BATCHES, KERNEL)                                                          \
+ * batches through BATCHES, a tail of AESNI_SHORT blocks or more through the
+ * narrow table's KERNEL, anything shorter through aesni's SHORT. */
+#define BATCHES_THEN_NARROW(name, BATCHES, KERNEL, SHORT)                                                   \
+    static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, \
+                                           size_t nblocks);                                                \
     static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
-        const size_t wide = nblocks / BATCH;                                                               \
+        if (nblocks < AESNI_SHORT)                                                                         \
+            SHORT(ks, chain, out, in, nblocks);                                                            \
+        else                                                                                               \
+            name##_long(ks, chain, out, in, nblocks);                                                      \
+    }                                                                                                      \
+    static void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
+        const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
         if (wide != 0)                                                                                     \
             BATCHES(ks, chain, out, in, wide);                                                             \
-        if (nblocks % BATCH != 0)                                                                          \
-            KERNEL(NARROW(ks), ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH); \
+        out += wide * BATCH_BYTES;                                                                         \
+        in += wide * BATCH_BYTES;                                                                          \
+        if (rest >= AESNI_SHORT)                                                                           \
+            KERNEL(NARROW(ks), ks, chain, out, in, rest);                                                  \
+        else if (rest != 0)                                                                                \
+            SHORT(ks, chain, out, in, rest);                                                               \
     }
 
 /* ------------------------------------------------------------------ ECB */
@@ -171,21 +195,28 @@ static V_NOINLINE void ecb_dec_batches(const hwc_ks *ks, uint8_t *out, const uin
     BY_ROUNDS(ks, ecb_body, ks, 1, out, in, nbatches);
 }
 
-static void vaes_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        ecb_enc_batches(ks, out, in, wide);
-    if (nblocks % BATCH != 0)
-        NARROW(ks)->ecb_enc(ks, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
-
-static void vaes_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        ecb_dec_batches(ks, out, in, wide);
-    if (nblocks % BATCH != 0)
-        NARROW(ks)->ecb_dec(ks, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
+/* BATCHES_THEN_NARROW without a chaining value. */
+#define ECB_ENTRY(name, BATCHES, OP)                                                                       \
+    static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks); \
+    static void name(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {                 \
+        if (nblocks < AESNI_SHORT)                                                                         \
+            hwc_aesni_##OP(ks, out, in, nblocks);                                                          \
+        else                                                                                               \
+            name##_long(ks, out, in, nblocks);                                                             \
+    }                                                                                                      \
+    static void name##_long(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {          \
+        const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
+        if (wide != 0)                                                                                     \
+            BATCHES(ks, out, in, wide);                                                                    \
+        out += wide * BATCH_BYTES;                                                                         \
+        in += wide * BATCH_BYTES;                                                                          \
+        if (rest >= AESNI_SHORT)                                                                           \
+            NARROW(ks)->OP(ks, out, in, rest);                                                             \
+        else if (rest != 0)                                                                                \
+            hwc_aesni_##OP(ks, out, in, rest);                                                             \
+    }
+ECB_ENTRY(vaes_ecb_enc, ecb_enc_batches, ecb_enc)
+ECB_ENTRY(vaes_ecb_dec, ecb_dec_batches, ecb_dec)
 
 /* ------------------------------------------------------------------ CTR */
 
@@ -224,19 +255,7 @@ static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t 
     BY_ROUNDS(ks, ctr32_body, ks, ctr, out, in, nbatches);
 }
 
-/* Below sixteen blocks (one 256-bit batch) straight to aesni: GCM's short
- * messages pay no hand-over chain. */
-static void vaes_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < 16) {
-        hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
-        return;
-    }
-    const size_t wide = nblocks / BATCH;
-    if (wide != 0)
-        ctr32_batches(ks, ctr, out, in, wide);
-    if (nblocks % BATCH != 0)
-        k_ctr32(NARROW(ks), ks, ctr, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, nblocks % BATCH);
-}
+BATCHES_THEN_NARROW(vaes_ctr32, ctr32_batches, k_ctr32, hwc_aesni_ctr32)
 
 /* CTR128: a batch whose low 64 bits cannot carry runs on PADDQ; the rare
  * batch where they do (once per 2^64 blocks) goes narrow. The counter is
@@ -273,7 +292,7 @@ static V_NOINLINE void ctr128_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t
     BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_ctr128, ctr128_batches, k_ctr128)
+BATCHES_THEN_NARROW(vaes_ctr128, ctr128_batches, k_ctr128, hwc_aesni_ctr128)
 
 /* ---------------------------------------------------------- CBC, CFB */
 
@@ -317,8 +336,8 @@ static V_NOINLINE void cfb_dec_batches(const hwc_ks *ks, uint8_t iv[16], uint8_t
     BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_cbc_dec, cbc_dec_batches, k_cbc_dec)
-BATCHES_THEN_NARROW(vaes_cfb_dec, cfb_dec_batches, k_cfb_dec)
+BATCHES_THEN_NARROW(vaes_cbc_dec, cbc_dec_batches, k_cbc_dec, hwc_aesni_cbc_dec)
+BATCHES_THEN_NARROW(vaes_cfb_dec, cfb_dec_batches, k_cfb_dec, hwc_aesni_cfb_dec)
 
 /* ------------------------------------------------------------------ XTS */
 
@@ -382,8 +401,8 @@ static V_NOINLINE void xts_dec_batches(const hwc_ks *ks, uint8_t tweak[16], uint
     BY_ROUNDS(ks, xts_body, ks, 1, tweak, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_xts_enc, xts_enc_batches, k_xts_enc)
-BATCHES_THEN_NARROW(vaes_xts_dec, xts_dec_batches, k_xts_dec)
+BATCHES_THEN_NARROW(vaes_xts_enc, xts_enc_batches, k_xts_enc, hwc_aesni_xts_enc)
+BATCHES_THEN_NARROW(vaes_xts_dec, xts_dec_batches, k_xts_dec, hwc_aesni_xts_dec)
 
 /* ----------------------------------------------------------------- OCB3 */
 
@@ -396,18 +415,30 @@ typedef struct ocb_rel {
     __m128i r_last;
 } ocb_rel;
 
+/* In registers, with no table in memory to fill, reload and wipe (which
+ * cost a 16-block call more than its batch). With S_j = R_{LANES*j}:
+ * R_{LANES*j+i} = S_j ^ R_i for 0 < i < LANES (ntz(LANES*j + i) = ntz(i)),
+ * and S_{j+1} = S_j ^ R_{LANES-1} ^ L[ntz(LANES*(j+1))]. */
 V_INLINE void ocb_rel_init(ocb_rel *t, const uint8_t (*L)[16]) {
-    alignas(64) uint8_t r_all[BATCH][16];
+    __m128i r_small[LANES]; /* R_1..R_{LANES-1} */
     __m128i r = _mm_setzero_si128();
-    for (unsigned k = 1; k < BATCH; k++) {
-        r = _mm_xor_si128(r, _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctz(k)]));
-        _mm_store_si128((__m128i *)(void *)r_all[k - 1], r);
+    for (unsigned i = 1; i < LANES; i++) {
+        r = _mm_xor_si128(r, _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctz(i)]));
+        r_small[i] = r;
     }
-    _mm_store_si128((__m128i *)(void *)r_all[BATCH - 1], r);
-    for (unsigned j = 0; j < WIDE; j++)
-        t->rel[j] = v_loadu(r_all[LANES * j]);
-    t->r_last = r;
-    hwc_wipe(r_all, sizeof r_all);
+    /* R_1..R_{LANES-1} in lanes 0..LANES-2, shifted in from the top. */
+    vec low = v_zero();
+    for (unsigned i = LANES - 1; i >= 1; i--)
+        low = v_chain_first(v_bcast(r_small[i]), low);
+    __m128i s = _mm_setzero_si128();
+    for (unsigned j = 0; j + 1 < WIDE; j++) {
+        const __m128i next = _mm_xor_si128(
+            _mm_xor_si128(s, r), _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctz(LANES * (j + 1))]));
+        t->rel[j] = v_set_last(v_xor(v_bcast(s), low), next);
+        s = next;
+    }
+    t->r_last = _mm_xor_si128(s, r);
+    t->rel[WIDE - 1] = v_set_last(v_xor(v_bcast(s), low), t->r_last);
 }
 
 V_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, __m128i *offset,
@@ -453,15 +484,23 @@ static V_NOINLINE void ocb_batches(const hwc_ks *ks, int decrypt, const uint8_t 
     x86_storeu(checksum, v_fold(sum));
 }
 
+/* Below AESNI_SHORT blocks aesni's kernel, called directly; else the narrow
+ * table's (vaes512's lead-ins and tails of 16..31 blocks). */
 static void ocb_narrow(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
                        uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (decrypt)
+    if (nblocks < AESNI_SHORT) {
+        if (decrypt)
+            hwc_aesni_ocb_dec(ks, L, index, offset, checksum, out, in, nblocks);
+        else
+            hwc_aesni_ocb_enc(ks, L, index, offset, checksum, out, in, nblocks);
+    } else if (decrypt) {
         k_ocb_dec(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
-    else
+    } else {
         k_ocb_enc(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
+    }
 }
 
-static void vaes_ocb(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+static ENTRY_NOINLINE void vaes_ocb(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
                      uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     /* Narrow up to the next index that is 1 mod BATCH. */
     size_t lead = (size_t)((BATCH + 1 - index % BATCH) % BATCH);
@@ -490,12 +529,18 @@ static void vaes_ocb(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint
 
 static void vaes_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
                          uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    vaes_ocb(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+    if (nblocks < AESNI_SHORT)
+        hwc_aesni_ocb_enc(ks, L, first_index, offset, checksum, out, in, nblocks);
+    else
+        vaes_ocb(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
 }
 
 static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
                          uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    vaes_ocb(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+    if (nblocks < AESNI_SHORT)
+        hwc_aesni_ocb_dec(ks, L, first_index, offset, checksum, out, in, nblocks);
+    else
+        vaes_ocb(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
 }
 
 /* ------------------------------------------------------------------ GCM */
@@ -763,7 +808,7 @@ static void gcm_short(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, ui
                       size_t nblocks, uint8_t *ecb, size_t n_ecb) {
     const hwc_ghash_impl *ghash = GCM_GHASH();
     if (n_ecb != 0)
-        hwc_aes_aesni_get()->ecb_enc(ks, ecb, ecb, n_ecb);
+        hwc_aesni_ecb_enc(ks, ecb, ecb, n_ecb);
     if (npre != 0)
         ghash->update(hk, ghash_state, pre, npre);
     if (nblocks == 0)

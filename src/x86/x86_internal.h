@@ -51,9 +51,21 @@ _Static_assert(sizeof(aesni_schedule) <= HWC_KS_BYTES, "AES-NI schedule must fit
 /* Key expansion (src/x86/aes_aesni.c), also for other x86 AES back ends. */
 void hwc_aesni_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec);
 
-/* CTR32 of "aesni", which the wider back ends call directly for inputs below
- * one of their batches (GCM's short messages): same schedule layout. */
+/* The parallel kernels of "aesni", which the wider back ends call directly
+ * (no table, no hop through "vaes") for calls and tails below 16 blocks: same
+ * schedule layout. */
+void hwc_aesni_ecb_enc(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_ecb_dec(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks);
 void hwc_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_cfb_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_xts_enc(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_xts_dec(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
+                       uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void hwc_aesni_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
+                       uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
 /* The serial kernels of "aesni" (latency-bound at any register width), which
  * the wider back ends put in their own tables: same schedule layout. */
