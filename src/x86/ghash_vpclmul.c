@@ -108,6 +108,9 @@ VPCLMUL_INLINE __m128i load_block(const uint8_t *p, int reflect, __m128i bswap) 
     return reflect ? _mm_shuffle_epi8(x, bswap) : x;
 }
 
+/* Tails of up to this many blocks take 128-bit products. */
+#define TAIL_128 4
+
 /* The shared kernel; `reflect` (GHASH) is a constant after inlining. */
 VPCLMUL_INLINE void vpclmul_hash(const power_table *key, uint8_t state[16], const uint8_t *in, size_t nblocks,
                                  int reflect) {
@@ -130,7 +133,18 @@ VPCLMUL_INLINE void vpclmul_hash(const power_table *key, uint8_t state[16], cons
         s = clmul_acc_reduce(&folded);
     }
 
-    if (nblocks != 0) {
+    if (nblocks != 0 && nblocks <= TAIL_128) {
+        /* A few blocks: one 128-bit product each, no lane folds (their
+         * extracts lengthen a short call's dependency chain). */
+        const unsigned n = (unsigned)nblocks;
+        clmul_acc acc;
+        clmul_acc_first(&acc, _mm_xor_si128(s, load_block(in, reflect, bswap)), _mm_loadu_si128(key_power(key, n)),
+                        _mm_loadu_si128(key_power_karatsuba(key, n)));
+        for (unsigned j = 1; j < n; j++)
+            clmul_acc_add(&acc, load_block(in + 16 * j, reflect, bswap), _mm_loadu_si128(key_power(key, n - j)),
+                          _mm_loadu_si128(key_power_karatsuba(key, n - j)));
+        s = clmul_acc_reduce(&acc);
+    } else if (nblocks != 0) {
         /* n < 16 blocks take H^n..H^1: the first block (with the state)
          * alone if n is odd, else the first pair; then the remaining pairs
          * with the last pairs of the table. */
