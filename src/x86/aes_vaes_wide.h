@@ -12,8 +12,11 @@
  *                          operations that differ only there (below)
  *   the other primitives   (v_bcast, v_chain_first ... v_lane_counts), one
  *                          line each
- *   NARROW(ks)             the table that takes inputs below one batch,
- *                          tails, and lead-ins (OCB)
+ *   NARROW(ks)             the table that takes inputs and tails of 16
+ *                          blocks up to one batch, and OCB lead-ins of 16
+ *                          or more (shorter ones run aesni's kernels)
+ *   VAES_TABLE_NAME        (optional) the table's external name, for an
+ *                          instance another one reads as NARROW
  *   v_load_part(), v_store_part()  the first k < LANES blocks of a register
  *   GCM_COUNT_IN_PLACE     1: count on the big-endian counter's last byte
  *                          while it does not wrap in the batch; 0: always
@@ -157,6 +160,8 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
         if (nblocks < AESNI_SHORT)                                                                         \
             SHORT(ks, chain, out, in, nblocks);                                                            \
+        else if (nblocks < BATCH) /* vaes512 only */                                                       \
+            KERNEL(NARROW(ks), ks, chain, out, in, nblocks);                                               \
         else                                                                                               \
             name##_long(ks, chain, out, in, nblocks);                                                      \
     }                                                                                                      \
@@ -201,6 +206,8 @@ static V_NOINLINE void ecb_dec_batches(const hwc_ks *ks, uint8_t *out, const uin
     static void name(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {                 \
         if (nblocks < AESNI_SHORT)                                                                         \
             hwc_aesni_##OP(ks, out, in, nblocks);                                                          \
+        else if (nblocks < BATCH) /* vaes512 only */                                                       \
+            NARROW(ks)->OP(ks, out, in, nblocks);                                                          \
         else                                                                                               \
             name##_long(ks, out, in, nblocks);                                                             \
     }                                                                                                      \
@@ -847,7 +854,12 @@ static size_t vaes_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ct
 
 /* ---------------------------------------------------------------- table */
 
+#ifdef VAES_TABLE_NAME
+#define vaes_impl VAES_TABLE_NAME
+const hwc_block_impl vaes_impl = {
+#else
 static const hwc_block_impl vaes_impl = {
+#endif
     .name = VAES_NAME,
     .family = HWC_FAMILY_AES,
     .required_caps = VAES_CAPS,
