@@ -265,7 +265,7 @@ static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t 
 BATCHES_THEN_NARROW(vaes_ctr32, ctr32_batches, k_ctr32, hwc_aesni_ctr32)
 
 /* CTR128: a batch whose low 64 bits cannot carry runs on PADDQ; the rare
- * batch where they do (once per 2^64 blocks) goes narrow. The counter is
+ * batch where they do (once per 2^64 blocks) runs on aesni. The counter is
  * public, so branching on it is fine. */
 V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nbatches,
                           unsigned nr) {
@@ -275,7 +275,7 @@ V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const
         if (lo > UINT64_MAX - (BATCH - 1)) {
             hwc_store_be64(ctr, hi);
             hwc_store_be64(ctr + 8, lo);
-            k_ctr128(NARROW(ks), ks, ctr, out, in, BATCH);
+            hwc_aesni_ctr128(ks, ctr, out, in, BATCH);
             hi = hwc_load_be64(ctr);
             lo = hwc_load_be64(ctr + 8);
             continue;
