@@ -115,18 +115,92 @@ typedef struct cipher_ctx {
 
 /* ------------------------------------------------------------- helpers */
 
-/* OSSL_PARAM_locate without a strcmp call for every key that cannot match
- * (the first two characters first): get/set_ctx_params look up a dozen
- * keys on every EVP ctrl, which cost more than a short message did. */
-static OSSL_PARAM *find_param(OSSL_PARAM *params, const char *key) {
-    for (OSSL_PARAM *p = params; p && p->key; p++)
-        if (p->key[0] == key[0] && p->key[0] && p->key[1] == key[1] && strcmp(p->key, key) == 0)
-            return p;
-    return NULL;
+/* The context parameters get/set_ctx_params know (OSSL_CIPHER_PARAM_AEAD_IVLEN
+ * is "ivlen" too).  A caller's list is indexed in one pass (index_params)
+ * instead of being searched once per known key. */
+enum {
+    P_KEYLEN, P_IVLEN, P_PADDING, P_IV, P_UPDATED_IV, P_TLS_MAC, P_TLS_VERSION, P_TLS_MAC_SIZE, P_USE_BITS,
+    P_AEAD_TAG, P_AEAD_TAGLEN, P_TLS1_AAD, P_TLS1_AAD_PAD, P_TLS1_IV_FIXED, P_TLS1_GET_IV_GEN, P_TLS1_SET_IV_INV,
+    P_COUNT
+};
+/* Whether `key` is the literal `lit` (n = sizeof lit, its NUL included):
+ * with both constant the loop unrolls into a compare per character, and
+ * key[i] is read only after key[0..i-1] matched non-NUL characters. */
+static inline __attribute__((always_inline)) int key_is(const char *key, const char *lit, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (key[i] != lit[i])
+            return 0;
+    return 1;
+}
+#define KEY_IS(key, lit) key_is((key), "" lit, sizeof(lit)) /* "" lit: a literal only */
+
+/* The id of a known key, or -1: the first character picks the candidates
+ * (a key whose first character the switch does not expect is only not
+ * found: every candidate is compared whole). */
+static int param_id(const char *k) {
+    switch (k[0]) {
+    case 'i':
+        return KEY_IS(k, OSSL_CIPHER_PARAM_IVLEN) ? P_IVLEN : KEY_IS(k, OSSL_CIPHER_PARAM_IV) ? P_IV : -1;
+    case 'k':
+        return KEY_IS(k, OSSL_CIPHER_PARAM_KEYLEN) ? P_KEYLEN : -1;
+    case 'p':
+        return KEY_IS(k, OSSL_CIPHER_PARAM_PADDING) ? P_PADDING : -1;
+    case 'u':
+        return KEY_IS(k, OSSL_CIPHER_PARAM_UPDATED_IV) ? P_UPDATED_IV
+               : KEY_IS(k, OSSL_CIPHER_PARAM_USE_BITS) ? P_USE_BITS
+                                                       : -1;
+    case 't':
+        return KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TAG)               ? P_AEAD_TAG
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TAGLEN)          ? P_AEAD_TAGLEN
+               : KEY_IS(k, OSSL_CIPHER_PARAM_TLS_MAC)              ? P_TLS_MAC
+               : KEY_IS(k, OSSL_CIPHER_PARAM_TLS_VERSION)          ? P_TLS_VERSION
+               : KEY_IS(k, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)         ? P_TLS_MAC_SIZE
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)        ? P_TLS1_AAD
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)    ? P_TLS1_AAD_PAD
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)   ? P_TLS1_IV_FIXED
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) ? P_TLS1_GET_IV_GEN
+               : KEY_IS(k, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) ? P_TLS1_SET_IV_INV
+                                                                   : -1;
+    default:
+        return -1;
+    }
 }
 
-static const OSSL_PARAM *find_param_const(const OSSL_PARAM *params, const char *key) {
-    return find_param((OSSL_PARAM *)params, key);
+/* The known keys of a list: bit k of the result is set when key k is
+ * there, at[k] then being its first parameter (the one OSSL_PARAM_locate
+ * finds); at[k] is not written otherwise (read it through PARAM_AT).
+ * Unknown keys are skipped, as before. */
+static unsigned index_params(const OSSL_PARAM *params, OSSL_PARAM *at[P_COUNT]) {
+    unsigned found = 0;
+    for (const OSSL_PARAM *p = params; p && p->key; p++) {
+        int k = param_id(p->key);
+        if (k >= 0 && !(found & 1u << k)) {
+            found |= 1u << k;
+            at[k] = (OSSL_PARAM *)p;
+        }
+    }
+    return found;
+}
+#define PARAM_AT(k) ((found & 1u << (k)) ? at[k] : NULL)
+
+/* OSSL_PARAM_get/set_size_t, with the native size_t done here: EVP's
+ * per-message ctrls and length queries pass one, and libcrypto's converting
+ * versions, behind two calls, cost more than the rest of such a query. */
+static int get_size_param(const OSSL_PARAM *p, size_t *v) {
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER && p->data_size == sizeof(size_t) && p->data) {
+        memcpy(v, p->data, sizeof(size_t));
+        return 1;
+    }
+    return OSSL_PARAM_get_size_t(p, v);
+}
+
+static int set_size_param(OSSL_PARAM *p, size_t v) {
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER && p->data_size == sizeof(size_t) && p->data) {
+        memcpy(p->data, &v, sizeof(size_t));
+        p->return_size = sizeof(size_t);
+        return 1;
+    }
+    return OSSL_PARAM_set_size_t(p, v);
 }
 
 #define COUNT_BATCH (64u << 10)
@@ -423,8 +497,10 @@ static int cipher_init(void *vctx, const unsigned char *key, size_t keylen, cons
         c->have_key = 1;
     if ((d->flags & F_XTS) && !enc && c->have_key && CRYPTO_memcmp(c->key, c->key + d->key_len / 2, d->key_len / 2) == 0)
         return xts_hand_over(c, new_key, params);
-    EVP_CIPHER_CTX_free(c->other);
-    c->other = NULL;
+    if (c->other) { /* a call into libcrypto per message otherwise */
+        EVP_CIPHER_CTX_free(c->other);
+        c->other = NULL;
+    }
     if (!restart(c, new_key))
         return 0;
     return set_ctx_params(c, params);
@@ -1023,23 +1099,85 @@ static const OSSL_PARAM *settable_for(const cipher_def *d) {
     return ctx_settable_basic;
 }
 
+/* The AEAD IV length (GCM, CCM, OCB). */
+static int set_aead_ivlen(cipher_ctx *c, const OSSL_PARAM *p) {
+    const cipher_def *d = c->def;
+    size_t v;
+    int ok = get_size_param(p, &v);
+    if (ok && (d->flags & F_GCM))
+        ok = v >= 1 && v <= MAX_IV;
+    else if (ok && (d->flags & F_CCM))
+        ok = v >= 7 && v <= 13;
+    else if (ok)
+        ok = v >= 1 && v <= 15; /* OCB */
+    if (!ok)
+        return fail(c, HWC_ERR_IV_LEN, "set ivlen");
+    if (v != c->ivlen) {
+        c->ivlen = v;
+        c->have_iv = 0;
+    }
+    return 1;
+}
+
+/* The expected tag (decryption) or, without data, the tag length to
+ * produce (CCM, OCB). */
+static int set_aead_tag(cipher_ctx *c, const OSSL_PARAM *p) {
+    const cipher_def *d = c->def;
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || !tag_len_ok(d, p->data_size))
+        return fail(c, HWC_ERR_TAG_LEN, "set tag");
+    if (p->data == NULL) { /* the tag length to produce (CCM, OCB) */
+        if (d->flags & F_SIV && p->data_size != TAG_MAX)
+            return fail(c, HWC_ERR_TAG_LEN, "set tag length");
+        if (d->flags & (F_CCM | F_OCB))
+            c->taglen = p->data_size;
+    } else {
+        if (c->enc)
+            return fail(c, HWC_ERR_STATE, "set tag when encrypting");
+        memcpy(c->tag, p->data, p->data_size);
+        c->tag_set = p->data_size;
+        if (d->flags & (F_CCM | F_OCB))
+            c->taglen = p->data_size;
+        /* CCM's tag may come late: after the lengths and AAD, before
+         * the data. */
+        int now = (d->flags & F_CCM) ? c->ccm_lengths_pushed && !c->finished : c->msg_begun;
+        if (now) {
+            int rc = hwc_set_tag(c->hw, c->tag, c->tag_set);
+            if (rc)
+                return fail(c, rc, "set tag");
+        }
+    }
+    return 1;
+}
+
 static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
     cipher_ctx *c = vctx;
     const cipher_def *d = c->def;
     OSSL_PARAM *p;
     if (c->other)
         return EVP_CIPHER_CTX_get_params(c->other, params);
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, d->key_len))
+    size_t ivlen = (d->flags & F_WRAP) ? d->iv_len : c->ivlen;
+    if (params && params[0].key && !params[1].key) {
+        /* One parameter, as EVP's length queries (at every init after an
+         * IV length ctrl) pass: the key and IV lengths directly. */
+        int k = param_id(params[0].key);
+        if (k == P_KEYLEN || k == P_IVLEN) {
+            if (!set_size_param(params, k == P_KEYLEN ? d->key_len : ivlen))
+                return fail(c, 0, k == P_KEYLEN ? "get keylen" : "get ivlen");
+            return 1;
+        }
+    }
+    OSSL_PARAM *at[P_COUNT];
+    unsigned found = index_params(params, at);
+    if ((p = PARAM_AT(P_KEYLEN)) && !set_size_param(p, d->key_len))
         return fail(c, 0, "get keylen");
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) &&
-        !OSSL_PARAM_set_size_t(p, (d->flags & F_WRAP) ? d->iv_len : c->ivlen))
+    if ((p = PARAM_AT(P_IVLEN)) && !set_size_param(p, ivlen))
         return fail(c, 0, "get ivlen");
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
+    if ((p = PARAM_AT(P_PADDING)) && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
         return fail(c, 0, "get padding");
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_IV)) && c->have_iv &&
+    if ((p = PARAM_AT(P_IV)) && c->have_iv &&
         !OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen))
         return fail(c, 0, "get iv");
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_UPDATED_IV))) {
+    if ((p = PARAM_AT(P_UPDATED_IV))) {
         /* The chaining value for CBC/CFB/OFB/CTR, else the IV (as OpenSSL's);
          * as a pointer (EVP_CIPHER_CTX_iv) or a copy. */
         size_t len = (d->flags & F_WRAP) ? 0 : c->ivlen;
@@ -1048,14 +1186,14 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         if (!OSSL_PARAM_set_octet_ptr(p, c->updated_iv, len) && !OSSL_PARAM_set_octet_string(p, c->updated_iv, len))
             return fail(c, HWC_ERR_BUFFER, "get updated-iv");
     }
-    if ((p = find_param(params, OSSL_CIPHER_PARAM_TLS_MAC)) &&
+    if ((p = PARAM_AT(P_TLS_MAC)) &&
         !OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size))
         return fail(c, 0, "get tls-mac");
     if (d->flags & F_AEAD) {
-        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) &&
-            !OSSL_PARAM_set_size_t(p, (d->flags & (F_CCM | F_OCB)) ? c->taglen : TAG_MAX))
+        if ((p = PARAM_AT(P_AEAD_TAGLEN)) &&
+            !set_size_param(p, (d->flags & (F_CCM | F_OCB)) ? c->taglen : TAG_MAX))
             return fail(c, 0, "get taglen");
-        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+        if ((p = PARAM_AT(P_AEAD_TAG))) {
             if (!c->enc || !c->out_tag_len || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
                 p->data_size > c->out_tag_len || !p->data)
                 return fail(c, HWC_ERR_STATE, "get tag (encryption, after final, 1..tag length bytes)");
@@ -1064,10 +1202,10 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[]) {
         }
     }
     if (d->flags & F_GCM) {
-        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) &&
-            !OSSL_PARAM_set_size_t(p, EVP_GCM_TLS_TAG_LEN))
+        if ((p = PARAM_AT(P_TLS1_AAD_PAD)) &&
+            !set_size_param(p, EVP_GCM_TLS_TAG_LEN))
             return fail(c, 0, "get tlsaadpad");
-        if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))) {
+        if ((p = PARAM_AT(P_TLS1_GET_IV_GEN))) {
             /* Start a message with the current IV, hand out its last bytes
              * (the explicit part) and step the invocation counter. */
             if (!c->tls_iv_gen || !c->have_key || !p->data || p->data_type != OSSL_PARAM_OCTET_STRING)
@@ -1093,12 +1231,23 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         return 1;
     if (c->other)
         return EVP_CIPHER_CTX_set_params(c->other, params);
-    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
+    if (params[0].key && !params[1].key) {
+        /* One parameter, as EVP's per-message SET_IVLEN and SET_TAG ctrls
+         * pass: the one block below that can apply to it, directly. */
+        int k = param_id(params[0].key);
+        if (k == P_IVLEN && (d->flags & F_IVLEN_SET))
+            return set_aead_ivlen(c, params);
+        if (k == P_AEAD_TAG && (d->flags & F_AEAD))
+            return set_aead_tag(c, params);
+    }
+    OSSL_PARAM *at[P_COUNT];
+    unsigned found = index_params(params, at);
+    if ((p = PARAM_AT(P_KEYLEN))) {
         size_t v;
-        if (!OSSL_PARAM_get_size_t(p, &v) || v != d->key_len)
+        if (!get_size_param(p, &v) || v != d->key_len)
             return fail(c, HWC_ERR_KEY_LEN, "set keylen");
     }
-    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) && !(d->flags & F_AEAD)) {
+    if ((p = PARAM_AT(P_TLS_VERSION)) && !(d->flags & F_AEAD)) {
         /* libssl sets this on every provided cipher; an AEAD needs nothing
          * from it (its records come through tlsaad). CBC then takes whole
          * records (cbc_tls_record); other modes are refused rather than
@@ -1114,19 +1263,18 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
         c->tls_version = v;
         c->fast = 0;
     }
-    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) && !(d->flags & F_AEAD)) {
+    if ((p = PARAM_AT(P_TLS_MAC_SIZE)) && !(d->flags & F_AEAD)) {
         size_t v;
-        if (!OSSL_PARAM_get_size_t(p, &v) || v > sizeof c->tls_mac)
+        if (!get_size_param(p, &v) || v > sizeof c->tls_mac)
             return fail(c, 0, "tls-mac-size");
         c->tls_mac_size = v;
     }
-    int tls12 = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
-                find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+    int tls12 = (found & (1u << P_TLS1_AAD | 1u << P_TLS1_IV_FIXED)) != 0;
     if (tls12 && (d->flags & F_CCM))
         return ccm_tls_hand_over(c, params);
     if (tls12 && !(d->flags & F_GCM))
         return fail(c, HWC_ERR_UNSUPPORTED, "TLS 1.2 records with this cipher (hwcrypt does them for GCM)");
-    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_PADDING))) {
+    if ((p = PARAM_AT(P_PADDING))) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v))
             return fail(c, 0, "set padding");
@@ -1136,55 +1284,18 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->padding = v != 0;
         }
     }
-    if ((p = find_param_const(params, OSSL_CIPHER_PARAM_USE_BITS))) {
+    if ((p = PARAM_AT(P_USE_BITS))) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v))
             return fail(c, 0, "set use-bits");
         c->use_bits = v != 0;
     }
-    if ((d->flags & F_IVLEN_SET) && (p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))) {
-        size_t v;
-        int ok = OSSL_PARAM_get_size_t(p, &v);
-        if (ok && (d->flags & F_GCM))
-            ok = v >= 1 && v <= MAX_IV;
-        else if (ok && (d->flags & F_CCM))
-            ok = v >= 7 && v <= 13;
-        else if (ok)
-            ok = v >= 1 && v <= 15; /* OCB */
-        if (!ok)
-            return fail(c, HWC_ERR_IV_LEN, "set ivlen");
-        if (v != c->ivlen) {
-            c->ivlen = v;
-            c->have_iv = 0;
-        }
-    }
-    if ((d->flags & F_AEAD) && (p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || !tag_len_ok(d, p->data_size))
-            return fail(c, HWC_ERR_TAG_LEN, "set tag");
-        if (p->data == NULL) { /* the tag length to produce (CCM, OCB) */
-            if (d->flags & F_SIV && p->data_size != TAG_MAX)
-                return fail(c, HWC_ERR_TAG_LEN, "set tag length");
-            if (d->flags & (F_CCM | F_OCB))
-                c->taglen = p->data_size;
-        } else {
-            if (c->enc)
-                return fail(c, HWC_ERR_STATE, "set tag when encrypting");
-            memcpy(c->tag, p->data, p->data_size);
-            c->tag_set = p->data_size;
-            if (d->flags & (F_CCM | F_OCB))
-                c->taglen = p->data_size;
-            /* CCM's tag may come late: after the lengths and AAD, before
-             * the data. */
-            int now = (d->flags & F_CCM) ? c->ccm_lengths_pushed && !c->finished : c->msg_begun;
-            if (now) {
-                int rc = hwc_set_tag(c->hw, c->tag, c->tag_set);
-                if (rc)
-                    return fail(c, rc, "set tag");
-            }
-        }
-    }
+    if ((d->flags & F_IVLEN_SET) && (p = PARAM_AT(P_IVLEN)) && !set_aead_ivlen(c, p))
+        return 0;
+    if ((d->flags & F_AEAD) && (p = PARAM_AT(P_AEAD_TAG)) && !set_aead_tag(c, p))
+        return 0;
     if (d->flags & F_GCM) {
-        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))) {
+        if ((p = PARAM_AT(P_TLS1_AAD))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != EVP_AEAD_TLS1_AAD_LEN || !p->data)
                 return fail(c, HWC_ERR_DATA_LEN, "tlsaad");
             memcpy(c->tls_aad, p->data, EVP_AEAD_TLS1_AAD_LEN);
@@ -1199,7 +1310,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->tls_aad[12] = (uint8_t)len;
             c->tls_aad_len = EVP_AEAD_TLS1_AAD_LEN;
         }
-        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))) {
+        if ((p = PARAM_AT(P_TLS1_IV_FIXED))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data)
                 return fail(c, HWC_ERR_IV_LEN, "tlsivfixed");
             size_t len = p->data_size;
@@ -1219,7 +1330,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
             c->tls_iv_gen = 1;
             c->have_iv = 1;
         }
-        if ((p = find_param_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))) {
+        if ((p = PARAM_AT(P_TLS1_SET_IV_INV))) {
             if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data || !c->tls_iv_gen || c->enc ||
                 p->data_size == 0 || p->data_size > c->ivlen)
                 return fail(c, HWC_ERR_STATE, "tlsivinv");

@@ -23,7 +23,7 @@ if(TARGET hwcrypt_provider AND NOT CMAKE_CROSSCOMPILING)
   target_compile_options(prov_compat PRIVATE ${HWC_WARNINGS})
   add_dependencies(prov_compat hwcrypt_provider)
   foreach(t updated_iv inplace_pieces ccm_tag_late errors fallback copy gcm_tag_len ccm_no_length after_final
-            keylen_param length_wrap)
+            keylen_param length_wrap param_lists)
     add_test(NAME provider_compat_${t} COMMAND prov_compat ${HWC_PROV_DIR} ${t})
     set_tests_properties(provider_compat_${t} PROPERTIES TIMEOUT 60 LABELS provider)
   endforeach()

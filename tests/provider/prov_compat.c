@@ -26,6 +26,10 @@
  *                   EVP_CIPHER_CTX_ctrl, and update lengths over PTRDIFF_MAX
  *                   through the dispatch table; hwcrypt alone (OpenSSL 3.0's
  *                   own GCM wraps on the first too)
+ *   param_lists     lists of several context parameters at once, repeated
+ *                   keys (the first counts, as OSSL_PARAM_locate), unknown
+ *                   keys and near misses ("ivlenx", "i", "tagl"): what the
+ *                   provider's one-pass parameter index must find or skip
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -808,6 +812,81 @@ static void test_length_wrap(void) {
 
 /* -------------------------------------------------------------- main */
 
+
+/* ---------------------------------------------------------- param lists */
+
+static void test_param_lists(void) {
+    static const char *names[] = {"AES-128-GCM", "AES-128-OCB", "AES-128-CCM"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t got[2][6];
+        int mod[2][6], ok[2];
+        uint8_t ct[2][48], tag[2][16];
+        for (int hw = 0; hw < 2; hw++) {
+            EVP_CIPHER *c = fetch(names[i], hw);
+            EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+            uint8_t key[16], iv[13], msg[48];
+            fill(key, sizeof key, 121);
+            fill(iv, sizeof iv, 122);
+            fill(msg, sizeof msg, 123);
+            /* Set: an unknown key and a near miss first, then ivlen twice
+             * (13 counts) and the tag length (12; GCM, whose encryption
+             * takes no tag length, gets the near miss "tagx") in one list. */
+            const char *tag_key = strstr(names[i], "GCM") ? "tagx" : OSSL_CIPHER_PARAM_AEAD_TAG;
+            size_t ivlen = 13, ivlen_again = 7, junk = 99;
+            OSSL_PARAM set[] = {OSSL_PARAM_construct_size_t("ivlenx", &junk),
+                                OSSL_PARAM_construct_size_t("i", &junk),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen),
+                                OSSL_PARAM_construct_octet_string(tag_key, NULL, 12),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen_again),
+                                OSSL_PARAM_construct_end()};
+            ok[hw] = c && x && EVP_EncryptInit_ex2(x, c, NULL, NULL, NULL) && EVP_CIPHER_CTX_set_params(x, set);
+            /* Get: near misses first (a prefix match would take them),
+             * then keylen, ivlen, taglen and ivlen again. */
+            size_t v[6] = {0, 0, 0, 0, 0, 0};
+            OSSL_PARAM get[] = {OSSL_PARAM_construct_size_t("keylen2", &v[0]),
+                                OSSL_PARAM_construct_size_t("tagl", &v[1]),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &v[2]),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &v[3]),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v[4]),
+                                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &v[5]),
+                                OSSL_PARAM_construct_end()};
+            ok[hw] = ok[hw] && EVP_CIPHER_CTX_get_params(x, get);
+            for (int k = 0; k < 6; k++) {
+                got[hw][k] = v[k];
+                mod[hw][k] = OSSL_PARAM_modified(&get[k]);
+            }
+            /* A message under those settings: ciphertext and tag compared. */
+            int l = 0, f = 0;
+            if (strstr(names[i], "CCM"))
+                ok[hw] = ok[hw] && EVP_EncryptInit_ex2(x, NULL, key, iv, NULL) &&
+                         EVP_EncryptUpdate(x, NULL, &l, NULL, (int)sizeof msg);
+            else
+                ok[hw] = ok[hw] && EVP_EncryptInit_ex2(x, NULL, key, iv, NULL);
+            ok[hw] = ok[hw] && EVP_EncryptUpdate(x, ct[hw], &l, msg, (int)sizeof msg) &&
+                     EVP_EncryptFinal_ex(x, ct[hw] + l, &f) && l + f == (int)sizeof msg &&
+                     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 12, tag[hw]);
+            ERR_clear_error();
+            EVP_CIPHER_CTX_free(x);
+            EVP_CIPHER_free(c);
+        }
+        CHECK(ok[0] && ok[1], "%s: parameter lists: hwcrypt %d, default %d", names[i], ok[1], ok[0]);
+        if (!ok[0] || !ok[1])
+            continue;
+        /* Found: keylen 16, ivlen 13 (the first of the repeated set); the
+         * repeated get fills its first only; the near misses stay untouched. */
+        CHECK(got[1][2] == 16 && got[1][3] == 13 && mod[1][2] && mod[1][3] && !mod[1][0] && !mod[1][1] &&
+                  !mod[1][5] && got[1][0] == 0 && got[1][1] == 0 && got[1][5] == 0,
+              "%s: hwcrypt's get: keylen %zu ivlen %zu, untouched keylen2 %d tagl %d ivlen(2nd) %d", names[i],
+              got[1][2], got[1][3], !mod[1][0], !mod[1][1], !mod[1][5]);
+        for (int k = 0; k < 6; k++)
+            CHECK(got[0][k] == got[1][k] && mod[0][k] == mod[1][k],
+                  "%s: get parameter %d: hwcrypt %zu (modified %d), default %zu (modified %d)", names[i], k,
+                  got[1][k], mod[1][k], got[0][k], mod[0][k]);
+        CHECK(memcmp(ct[0], ct[1], sizeof ct[0]) == 0 && memcmp(tag[0], tag[1], 12) == 0,
+              "%s: the message under those settings differs from the default provider's", names[i]);
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -816,7 +895,7 @@ static const struct {
              {"fallback", test_fallback},         {"copy", test_copy},
              {"gcm_tag_len", test_gcm_tag_len},   {"ccm_no_length", test_ccm_no_length},
              {"after_final", test_after_final},   {"keylen_param", test_keylen_param},
-             {"length_wrap", test_length_wrap}};
+             {"length_wrap", test_length_wrap},   {"param_lists", test_param_lists}};
 
 int main(int argc, char **argv) {
     if (argc < 3) {
