@@ -20,12 +20,10 @@ typedef struct gcm_siv_state {
     alignas(16) uint8_t acc[16];        /* POLYVAL accumulator */
     alignas(16) uint8_t buf[16];        /* AAD, then plaintext, bytes short of a whole block */
     alignas(16) uint8_t nonce[16];      /* first 12 bytes used */
-    alignas(16) uint8_t ctr[16];        /* the next counter block: bytes 0-3 count (k_ctr32le) */
-    alignas(16) uint8_t keystream[16];  /* its last ks_left bytes not used yet */
+    hwc_siv_ctr ctr;                    /* bytes 0-3 of its counter block count (k_ctr32le) */
     hwc_siv_flow flow;                  /* phases, the tag, the AAD length */
     uint64_t msg_len;
     size_t buf_len;
-    size_t ks_left;
     size_t key_len;                     /* key-generating key: 16 or 32 */
 } gcm_siv_state;
 HWC_MODE_STATE_FITS(gcm_siv_state);
@@ -100,39 +98,19 @@ static void gcm_siv_tag(hwc_ctx *ctx, uint8_t tag[16]) {
  * (k_ctr32le); a partial block's unused keystream waits for the next call. */
 static void gcm_siv_ctr_begin(hwc_ctx *ctx, const uint8_t tag[16]) {
     gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    memcpy(st->ctr, tag, 16);
-    st->ctr[15] |= 0x80;
-    st->ks_left = 0;
+    memcpy(st->ctr.ctr, tag, 16);
+    st->ctr.ctr[15] |= 0x80;
+    st->ctr.ks_left = 0;
 }
 
 static void gcm_siv_ctr(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
-    gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-
-    if (st->ks_left) {
-        size_t n = len < st->ks_left ? len : st->ks_left;
-        hwc_xor(out, in, st->keystream + (16 - st->ks_left), n);
-        st->ks_left -= n;
-        out += n;
-        in += n;
-        len -= n;
-    }
-    size_t whole = len / 16, rest = len % 16;
-    if (whole)
-        k_ctr32le(ctx->impl, &ctx->ks[1], st->ctr, out, in, whole);
-    if (rest) {
-        memset(st->keystream, 0, sizeof st->keystream);
-        k_ctr32le(ctx->impl, &ctx->ks[1], st->ctr, st->keystream, st->keystream, 1);
-        hwc_xor(out + whole * 16, in + whole * 16, st->keystream, rest);
-        st->ks_left = 16 - rest;
-    }
+    hwc_siv_ctr_xor(&HWC_MODE_STATE(ctx, gcm_siv_state)->ctr, k_ctr32le, ctx->impl, &ctx->ks[1], out, in, len);
 }
 
 static void gcm_siv_data_end(hwc_ctx *ctx) {
     gcm_siv_state *st = HWC_MODE_STATE(ctx, gcm_siv_state);
-    hwc_wipe(st->ctr, sizeof st->ctr);
-    hwc_wipe(st->keystream, sizeof st->keystream);
+    hwc_siv_ctr_wipe(&st->ctr);
     hwc_wipe(st->buf, sizeof st->buf);
-    st->ks_left = 0;
     st->buf_len = 0;
 }
 

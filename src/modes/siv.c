@@ -26,14 +26,12 @@ typedef struct siv_state {
     alignas(16) uint8_t d_zero[16];    /* CMAC(K1, 0^128): S2V's first D, fixed per key */
     alignas(16) uint8_t d[16];         /* S2V's running value D; from the data on, the final one */
     alignas(16) uint8_t nonce_mac[16]; /* CMAC(K1, nonce): folded in after the AD */
-    alignas(16) uint8_t ctr[16];       /* the next counter block */
-    alignas(16) uint8_t keystream[16]; /* its last ks_left bytes not used yet */
+    hwc_siv_ctr ctr;                   /* CTR under K2 */
     alignas(16) uint8_t short_pt[16];  /* a plaintext under 16 bytes, until the tag */
     hwc_siv_flow flow;                 /* phases; its tag is V */
     uint64_t msg_len;                  /* the plaintext's length (S2V's last step depends on it) */
     uint64_t absorbed;                 /* plaintext bytes in S2V so far */
     size_t ad_components;              /* hwc_aad() calls so far */
-    size_t ks_left;
     int has_nonce;
 } siv_state;
 HWC_MODE_STATE_FITS(siv_state);
@@ -117,42 +115,20 @@ static void siv_tag(hwc_ctx *ctx, uint8_t v[16]) {
  * so every implementation agrees). */
 static void siv_ctr_begin(hwc_ctx *ctx, const uint8_t v[16]) {
     siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    memcpy(st->ctr, v, 16);
-    st->ctr[8] &= 0x7f;
-    st->ctr[12] &= 0x7f;
-    st->ks_left = 0;
+    memcpy(st->ctr.ctr, v, 16);
+    st->ctr.ctr[8] &= 0x7f;
+    st->ctr.ctr[12] &= 0x7f;
+    st->ctr.ks_left = 0;
 }
 
 static void siv_ctr(hwc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len) {
-    siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    const hwc_block_impl *im = ctx->impl;
-    const hwc_ks *k2 = &ctx->ks[1];
-
-    if (st->ks_left) {
-        size_t n = len < st->ks_left ? len : st->ks_left;
-        hwc_xor(out, in, st->keystream + (16 - st->ks_left), n);
-        st->ks_left -= n;
-        out += n;
-        in += n;
-        len -= n;
-    }
-    size_t full = len / 16, rest = len % 16;
-    if (full)
-        k_ctr128(im, k2, st->ctr, out, in, full);
-    if (rest) {
-        memset(st->keystream, 0, sizeof st->keystream);
-        k_ctr128(im, k2, st->ctr, st->keystream, st->keystream, 1);
-        hwc_xor(out + full * 16, in + full * 16, st->keystream, rest);
-        st->ks_left = 16 - rest;
-    }
+    hwc_siv_ctr_xor(&HWC_MODE_STATE(ctx, siv_state)->ctr, k_ctr128, ctx->impl, &ctx->ks[1], out, in, len);
 }
 
 static void siv_data_end(hwc_ctx *ctx) {
     siv_state *st = HWC_MODE_STATE(ctx, siv_state);
-    hwc_wipe(st->ctr, sizeof st->ctr);
-    hwc_wipe(st->keystream, sizeof st->keystream);
+    hwc_siv_ctr_wipe(&st->ctr);
     hwc_wipe(st->short_pt, sizeof st->short_pt);
-    st->ks_left = 0;
 }
 
 static int siv_set_key(hwc_ctx *ctx, const uint8_t *key, size_t key_len) {

@@ -175,3 +175,30 @@ int hwc_siv_flow_get_tag(const hwc_siv_flow *flow, const hwc_ctx *ctx, uint8_t *
     memcpy(tag, flow->tag, 16);
     return HWC_OK;
 }
+
+void hwc_siv_ctr_xor(hwc_siv_ctr *c, hwc_siv_ctr_kernel *kernel, const hwc_block_impl *im, const hwc_ks *ks,
+                     uint8_t *out, const uint8_t *in, size_t len) {
+    if (c->ks_left) {
+        size_t n = len < c->ks_left ? len : c->ks_left;
+        hwc_xor(out, in, c->keystream + (16 - c->ks_left), n);
+        c->ks_left -= n;
+        out += n;
+        in += n;
+        len -= n;
+    }
+    size_t whole = len / 16, rest = len % 16;
+    if (whole)
+        kernel(im, ks, c->ctr, out, in, whole);
+    if (rest) {
+        memset(c->keystream, 0, sizeof c->keystream);
+        kernel(im, ks, c->ctr, c->keystream, c->keystream, 1);
+        hwc_xor(out + whole * 16, in + whole * 16, c->keystream, rest);
+        c->ks_left = 16 - rest;
+    }
+}
+
+void hwc_siv_ctr_wipe(hwc_siv_ctr *c) {
+    hwc_wipe(c->ctr, sizeof c->ctr);
+    hwc_wipe(c->keystream, sizeof c->keystream);
+    c->ks_left = 0;
+}

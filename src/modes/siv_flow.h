@@ -80,4 +80,20 @@ int hwc_siv_flow_set_lengths(const hwc_siv_hooks *h, hwc_ctx *ctx, uint64_t aad_
 int hwc_siv_flow_set_tag_len(const hwc_siv_flow *flow, const hwc_ctx *ctx, size_t tag_len);
 int hwc_siv_flow_get_tag(const hwc_siv_flow *flow, const hwc_ctx *ctx, uint8_t *tag, size_t tag_len);
 
+/* Both modes' CTR from the tag, over any number of calls (streamed
+ * decryption): the unused end of a keystream block waits for the next
+ * call.  The modes differ only in how the tag becomes the first counter
+ * block and in the counter kernel (k_ctr128, k_ctr32le). */
+typedef struct hwc_siv_ctr {
+    alignas(16) uint8_t ctr[16];       /* the next counter block */
+    alignas(16) uint8_t keystream[16]; /* its last ks_left bytes not used yet */
+    size_t ks_left;
+} hwc_siv_ctr;
+typedef void hwc_siv_ctr_kernel(const hwc_block_impl *im, const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
+                                const uint8_t *in, size_t nblocks);
+/* out = in ^ the next len keystream bytes. */
+void hwc_siv_ctr_xor(hwc_siv_ctr *c, hwc_siv_ctr_kernel *kernel, const hwc_block_impl *im, const hwc_ks *ks,
+                     uint8_t *out, const uint8_t *in, size_t len);
+void hwc_siv_ctr_wipe(hwc_siv_ctr *c);
+
 #endif /* HWC_MODES_SIV_FLOW_H */
