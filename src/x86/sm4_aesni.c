@@ -31,8 +31,10 @@
  * A round is a chain of some twenty dependent instructions (two lookups,
  * AESENCLAST, shuffles, L), so one set leaves the machine mostly idle:
  * bulk data runs six sets (48 blocks) at once, which measured 2x the
- * throughput of two sets; inputs of up to 16 blocks run two sets, which
- * cost little more than the latency of the 32 rounds.
+ * throughput of two sets; inputs (and last batches) of 9 to 16 blocks run
+ * two sets, 5 to 8 one set, which cost little more than the latency of the
+ * 32 rounds, and 1 to 4 blocks the 1..4-block kernel's core in registers
+ * (no stack buffer): a 16-byte SM4-CTR call ran a whole two-set batch.
  *
  * 256-bit AESENCLAST needs VAES; without it each register is split into its
  * two 128-bit halves around two AESENCLASTs. set_key records which core the
@@ -40,9 +42,9 @@
  *
  * Modes: each kernel fills a batch of cipher inputs (counters, whitened
  * blocks, ...) in a stack buffer, runs a core on it and finishes the batch.
- * The serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM) and ECB of up to
- * four blocks use a separate latency-bound kernel ("1..4 blocks, low
- * latency" below).
+ * The serial modes (CBC/CFB encryption, OFB, CBC-MAC, CCM), ECB of up to
+ * four blocks and every kernel's last batch of up to four blocks use a
+ * separate latency-bound kernel ("1..4 blocks, low latency" below).
  */
 #if defined(__x86_64__)
 
@@ -244,6 +246,13 @@ static HWC_TARGET_SM4 void sm4_wide_aesni(const uint32_t *rk, uint8_t *out, cons
 static HWC_TARGET_SM4 void sm4_narrow_aesni(const uint32_t *rk, uint8_t *out, const uint8_t *in) {
     SM4_CORE_BODY(sub_shift_aesni, SM4_NARROW_SETS);
 }
+/* One set (5..8 blocks): the same latency as two sets, half the work. */
+static HWC_TARGET_SM4_VAES void sm4_one_vaes(const uint32_t *rk, uint8_t *out, const uint8_t *in) {
+    SM4_CORE_BODY(sub_shift_vaes, 1);
+}
+static HWC_TARGET_SM4 void sm4_one_aesni(const uint32_t *rk, uint8_t *out, const uint8_t *in) {
+    SM4_CORE_BODY(sub_shift_aesni, 1);
+}
 
 /* -------------------------------------------------- GFNI batch cores */
 
@@ -365,6 +374,10 @@ static HWC_TARGET_SM4_GFNI void sm4_narrow_gfni256(const uint32_t *rk, uint8_t *
     const uint32_t *rkz = rk + 2 * SM4_ROUNDS;
     SM4_GFNI256_BODY(SM4_NARROW_SETS);
 }
+static HWC_TARGET_SM4_GFNI void sm4_one_gfni256(const uint32_t *rk, uint8_t *out, const uint8_t *in) {
+    const uint32_t *rkz = rk + 2 * SM4_ROUNDS;
+    SM4_GFNI256_BODY(1);
+}
 
 /* 512-bit: sets of sixteen blocks, load_set/store_set's layout widened
  * (lane l of x[i] holds word i of blocks l, 4 + l, 8 + l, 12 + l). */
@@ -426,19 +439,51 @@ static HWC_TARGET_SM4_GFNI512 void sm4_narrow_gfni512(const uint32_t *rk, uint8_
 
 typedef void (*sm4_batch_fn)(const uint32_t *rk, uint8_t *out, const uint8_t *in);
 static const struct {
-    sm4_batch_fn wide, narrow;
+    sm4_batch_fn wide, narrow, one;
 } bulk_cores[] = {
-    [BULK_AESNI] = {sm4_wide_aesni, sm4_narrow_aesni},
-    [BULK_VAES] = {sm4_wide_vaes, sm4_narrow_vaes},
-    [BULK_GFNI] = {sm4_wide_gfni256, sm4_narrow_gfni256},
-    [BULK_GFNI512] = {sm4_wide_gfni512, sm4_narrow_gfni512},
+    [BULK_AESNI] = {sm4_wide_aesni, sm4_narrow_aesni, sm4_one_aesni},
+    [BULK_VAES] = {sm4_wide_vaes, sm4_narrow_vaes, sm4_one_vaes},
+    [BULK_GFNI] = {sm4_wide_gfni256, sm4_narrow_gfni256, sm4_one_gfni256},
+    /* one 512-bit set (sixteen blocks) measured faster than the 256-bit
+     * set for eight */
+    [BULK_GFNI512] = {sm4_wide_gfni512, sm4_narrow_gfni512, sm4_narrow_gfni512},
 };
 
+/* At most this many blocks take the 1..4-block kernel (below) instead of a
+ * batch core: one to four blocks cost about one 32-round chain there, with
+ * no stack buffer, against a set of eight blocks (two for the narrow
+ * core) and the batch's buffer work here. */
+#define SM4_SHORT 4
+
+/* The 1..4-block kernel's core on b[0..3] (blocks in byte order, in place),
+ * rkz the Z-domain round keys (see "1..4 blocks, low latency"). */
+static void sm4_blocks4(const hwc_ks *ks, const uint32_t *rkz, __m128i b[4]);
+
 /* SM4 on a batch of n <= SM4_BATCH blocks at in, which has room for
- * SM4_BATCH blocks: more than SM4_SMALL take the wide core. */
-static void sm4_run(const hwc_ks *ks, const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n) {
+ * SM4_BATCH blocks: up to SM4_SHORT take the 1..4-block kernel, up to a
+ * set the one-set core, more than SM4_SMALL the wide core. rk points into
+ * enc or dec; the Z-domain keys of the same direction are 2 * SM4_ROUNDS
+ * words after it (schedule layout). */
+static HWC_TARGET_SM4 void sm4_run(const hwc_ks *ks, const uint32_t *rk, uint8_t *out, const uint8_t *in, size_t n) {
     const unsigned bulk = schedule(ks)->bulk;
-    (n > SM4_SMALL ? bulk_cores[bulk].wide : bulk_cores[bulk].narrow)(rk, out, in);
+    if (n <= SM4_SHORT) {
+        __m128i b[4];
+        for (size_t j = 0; j < 4; j++)
+            b[j] = j < n ? _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)) : _mm_setzero_si128();
+        sm4_blocks4(ks, rk + 2 * SM4_ROUNDS, b);
+        for (size_t j = 0; j < n; j++)
+            _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), b[j]);
+    } else {
+        (n <= SM4_SET ? bulk_cores[bulk].one : n <= SM4_SMALL ? bulk_cores[bulk].narrow : bulk_cores[bulk].wide)(
+            rk, out, in);
+    }
+}
+
+/* The blocks a kernel leaves to its short path: a last batch of up to
+ * SM4_SHORT blocks (the block count is public). */
+static size_t short_tail(size_t nblocks) {
+    const size_t r = nblocks % SM4_BATCH;
+    return r <= SM4_SHORT ? r : 0;
 }
 
 /* ------------------------------------------------------ key schedule */
@@ -569,8 +614,16 @@ SM4_INLINE __m256i byteswap_lanes(void) {
     return _mm256_broadcastsi128_si256(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
+/* out = in ^ keystream over n <= 4 blocks, the keystream in registers. */
+SM4_INLINE void xor_short(uint8_t *out, const uint8_t *in, const __m128i ks[4], size_t n) {
+    for (size_t j = 0; j < n; j++)
+        _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
+                         _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)), ks[j]));
+}
+
 /* CTR32: the counter byte-reversed is an integer whose low 32-bit lane
- * PADDD increments mod 2^32; register j of a batch gets +2j, its lanes +0/+1. */
+ * PADDD increments mod 2^32; register j of a batch gets +2j, its lanes +0/+1.
+ * A last batch of up to SM4_SHORT blocks runs in registers (no buffer). */
 static HWC_TARGET_SM4 void sm4_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
     const uint32_t *rk = schedule(ks)->enc;
@@ -578,22 +631,45 @@ static HWC_TARGET_SM4 void sm4_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], ui
     const __m128i first = _mm_loadu_si128((const __m128i *)(const void *)ctr);
     __m256i base = _mm256_add_epi32(_mm256_shuffle_epi8(_mm256_broadcastsi128_si256(first), bswap),
                                     _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
-    alignas(32) uint8_t buf[SM4_BATCH_BYTES] = {0}; /* the carry path may fill fewer than a batch */
-    while (nblocks != 0) {
-        const size_t n = min_size(nblocks, SM4_BATCH);
-        for (unsigned j = 0; j < SM4_BATCH / 2; j++) {
-            const __m256i c = _mm256_add_epi32(base, _mm256_set_epi32(0, 0, 0, (int)(2 * j), 0, 0, 0, (int)(2 * j)));
-            _mm256_store_si256((__m256i *)(void *)(buf + 32 * j), _mm256_shuffle_epi8(c, bswap));
+    const size_t tail = short_tail(nblocks);
+    if (nblocks > tail) {
+        alignas(32) uint8_t buf[SM4_BATCH_BYTES] = {0}; /* the last batch may be short */
+        for (nblocks -= tail; nblocks != 0;) {
+            const size_t n = min_size(nblocks, SM4_BATCH);
+            for (unsigned j = 0; j < SM4_BATCH / 2; j++) {
+                const __m256i c =
+                    _mm256_add_epi32(base, _mm256_set_epi32(0, 0, 0, (int)(2 * j), 0, 0, 0, (int)(2 * j)));
+                _mm256_store_si256((__m256i *)(void *)(buf + 32 * j), _mm256_shuffle_epi8(c, bswap));
+            }
+            sm4_run(ks, rk, buf, buf, n);
+            xor_out(out, in, buf, n);
+            base = _mm256_add_epi32(base, _mm256_set_epi32(0, 0, 0, (int)n, 0, 0, 0, (int)n));
+            in += n * HWC_BLOCK;
+            out += n * HWC_BLOCK;
+            nblocks -= n;
         }
-        sm4_run(ks, rk, buf, buf, n);
-        xor_out(out, in, buf, n);
-        base = _mm256_add_epi32(base, _mm256_set_epi32(0, 0, 0, (int)n, 0, 0, 0, (int)n));
-        in += n * HWC_BLOCK;
-        out += n * HWC_BLOCK;
-        nblocks -= n;
+        hwc_wipe(buf, sizeof buf);
+    }
+    if (tail != 0) {
+        const __m128i b0 = _mm256_castsi256_si128(base), bswap128 = _mm256_castsi256_si128(bswap);
+        __m128i b[4];
+        for (unsigned j = 0; j < 4; j++)
+            b[j] = _mm_shuffle_epi8(_mm_add_epi32(b0, _mm_set_epi32(0, 0, 0, (int)j)), bswap128);
+        sm4_blocks4(ks, schedule(ks)->enc_z, b);
+        xor_short(out, in, b, tail);
+        base = _mm256_add_epi32(base, _mm256_set_epi32(0, 0, 0, (int)tail, 0, 0, 0, (int)tail));
     }
     _mm_storeu_si128((__m128i *)(void *)ctr, _mm256_castsi256_si128(_mm256_shuffle_epi8(base, bswap)));
-    hwc_wipe(buf, sizeof buf);
+}
+
+/* The CTR128 counter block (a 128-bit big-endian integer) and its
+ * increment; the counter is public (nonce and block index). */
+SM4_INLINE __m128i counter128_next(uint64_t *hi, uint64_t *lo) {
+    const __m128i block = _mm_shuffle_epi8(_mm_set_epi64x((long long)*hi, (long long)*lo),
+                                           _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    *lo = hwc_value_barrier_u64(*lo + 1); /* not the loop variable: no branch on the counter */
+    *hi += (*lo == 0);
+    return block;
 }
 
 /* CTR128: as CTR32 with PADDQ on the low 64 bits, for batches where they
@@ -604,59 +680,86 @@ static HWC_TARGET_SM4 void sm4_aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], u
     const uint32_t *rk = schedule(ks)->enc;
     const __m256i bswap = byteswap_lanes();
     uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
-    alignas(32) uint8_t buf[SM4_BATCH_BYTES] = {0}; /* the last batch may be short */
-    while (nblocks != 0) {
-        const size_t n = min_size(nblocks, SM4_BATCH);
-        /* One way for every counter value: a fast path for "no carry into
-         * hi in this batch" would branch on the counter (the IV). The
-         * counters are built two per 256-bit register, the carry into hi
-         * from an unsigned compare, and stored whole: the cores load the
-         * batch with 256-bit loads, which 8-byte stores would not forward
-         * to (a stall per load: SM4-CTR ran about 20% behind SM4-ECB). */
-        const __m256i base = _mm256_set_epi64x((long long)hi, (long long)lo, (long long)hi, (long long)lo);
-        const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-        const __m256i base_flipped = _mm256_xor_si256(base, flip);
-        for (unsigned j = 0; j < SM4_BATCH / 2; j++) {
-            /* lo + 2j, lo + 2j + 1 in the low halves, 0 added to hi. */
-            const __m256i sum = _mm256_add_epi64(base, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j));
-            /* All ones in a low half whose addition wrapped (sum < lo,
-             * unsigned), moved up to its high half: hi - (-1). */
-            const __m256i wrapped = _mm256_cmpgt_epi64(base_flipped, _mm256_xor_si256(sum, flip));
-            const __m256i counter = _mm256_sub_epi64(sum, _mm256_slli_si256(wrapped, 8));
-            _mm256_store_si256((__m256i *)(void *)(buf + 32 * j), _mm256_shuffle_epi8(counter, bswap));
+    const size_t tail = short_tail(nblocks);
+    if (nblocks > tail) {
+        alignas(32) uint8_t buf[SM4_BATCH_BYTES] = {0}; /* the last batch may be short */
+        for (nblocks -= tail; nblocks != 0;) {
+            const size_t n = min_size(nblocks, SM4_BATCH);
+            /* One way for every counter value: a fast path for "no carry
+             * into hi in this batch" would branch on the counter (the IV).
+             * The counters are built two per 256-bit register, the carry
+             * into hi from an unsigned compare, and stored whole: the cores
+             * load the batch with 256-bit loads, which 8-byte stores would
+             * not forward to (a stall per load: SM4-CTR ran about 20%
+             * behind SM4-ECB). */
+            const __m256i base = _mm256_set_epi64x((long long)hi, (long long)lo, (long long)hi, (long long)lo);
+            const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+            const __m256i base_flipped = _mm256_xor_si256(base, flip);
+            for (unsigned j = 0; j < SM4_BATCH / 2; j++) {
+                /* lo + 2j, lo + 2j + 1 in the low halves, 0 added to hi. */
+                const __m256i sum = _mm256_add_epi64(base, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j));
+                /* All ones in a low half whose addition wrapped (sum < lo,
+                 * unsigned), moved up to its high half: hi - (-1). */
+                const __m256i wrapped = _mm256_cmpgt_epi64(base_flipped, _mm256_xor_si256(sum, flip));
+                const __m256i counter = _mm256_sub_epi64(sum, _mm256_slli_si256(wrapped, 8));
+                _mm256_store_si256((__m256i *)(void *)(buf + 32 * j), _mm256_shuffle_epi8(counter, bswap));
+            }
+            lo = hwc_value_barrier_u64(lo + n);
+            hi += (lo < n); /* the carry out of this batch: a flag, no branch */
+            sm4_run(ks, rk, buf, buf, n);
+            xor_out(out, in, buf, n);
+            in += n * HWC_BLOCK;
+            out += n * HWC_BLOCK;
+            nblocks -= n;
         }
-        lo = hwc_value_barrier_u64(lo + n);
-        hi += (lo < n); /* the carry out of this batch: a flag, no branch */
-        sm4_run(ks, rk, buf, buf, n);
-        xor_out(out, in, buf, n);
-        in += n * HWC_BLOCK;
-        out += n * HWC_BLOCK;
-        nblocks -= n;
+        hwc_wipe(buf, sizeof buf);
+    }
+    if (tail != 0) {
+        __m128i b[4];
+        for (size_t j = 0; j < 4; j++)
+            b[j] = j < tail ? counter128_next(&hi, &lo) : _mm_setzero_si128();
+        sm4_blocks4(ks, schedule(ks)->enc_z, b);
+        xor_short(out, in, b, tail);
     }
     hwc_store_be64(ctr, hi);
     hwc_store_be64(ctr + 8, lo);
-    hwc_wipe(buf, sizeof buf);
 }
 
 /* P_j = D(C_j) ^ C_{j-1}. The ciphertext batch is copied first: with
- * out == in the plaintext overwrites what the next block chains on. */
-static void sm4_aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+ * out == in the plaintext overwrites what the next block chains on. A last
+ * batch of up to SM4_SHORT blocks runs in registers. */
+static HWC_TARGET_SM4 void sm4_aesni_cbc_dec(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                             size_t nblocks) {
     const uint32_t *rk = schedule(ks)->dec;
-    alignas(32) uint8_t cipher[HWC_BLOCK + SM4_BATCH_BYTES] = {0}; /* IV, then the batch's ciphertext */
-    alignas(32) uint8_t plain[SM4_BATCH_BYTES];
-    memcpy(cipher, iv, HWC_BLOCK);
-    while (nblocks != 0) {
-        const size_t n = min_size(nblocks, SM4_BATCH);
-        memcpy(cipher + HWC_BLOCK, in, n * HWC_BLOCK);
-        sm4_run(ks, rk, plain, cipher + HWC_BLOCK, n);
-        xor_out(out, cipher, plain, n);
-        memcpy(cipher, cipher + n * HWC_BLOCK, HWC_BLOCK);
-        in += n * HWC_BLOCK;
-        out += n * HWC_BLOCK;
-        nblocks -= n;
+    const size_t tail = short_tail(nblocks);
+    if (nblocks > tail) {
+        alignas(32) uint8_t cipher[HWC_BLOCK + SM4_BATCH_BYTES] = {0}; /* IV, then the batch's ciphertext */
+        alignas(32) uint8_t plain[SM4_BATCH_BYTES];
+        memcpy(cipher, iv, HWC_BLOCK);
+        for (nblocks -= tail; nblocks != 0;) {
+            const size_t n = min_size(nblocks, SM4_BATCH);
+            memcpy(cipher + HWC_BLOCK, in, n * HWC_BLOCK);
+            sm4_run(ks, rk, plain, cipher + HWC_BLOCK, n);
+            xor_out(out, cipher, plain, n);
+            memcpy(cipher, cipher + n * HWC_BLOCK, HWC_BLOCK);
+            in += n * HWC_BLOCK;
+            out += n * HWC_BLOCK;
+            nblocks -= n;
+        }
+        memcpy(iv, cipher, HWC_BLOCK);
+        hwc_wipe(plain, sizeof plain);
     }
-    memcpy(iv, cipher, HWC_BLOCK);
-    hwc_wipe(plain, sizeof plain);
+    if (tail != 0) {
+        __m128i c[5], b[4]; /* c: the IV, then the tail's ciphertext, all loaded before any store */
+        c[0] = _mm_loadu_si128((const __m128i *)(const void *)iv);
+        for (size_t j = 0; j < 4; j++)
+            b[j] = c[j + 1] = j < tail ? _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j))
+                                       : _mm_setzero_si128();
+        sm4_blocks4(ks, schedule(ks)->dec_z, b);
+        for (size_t j = 0; j < tail; j++)
+            _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), _mm_xor_si128(b[j], c[j]));
+        _mm_storeu_si128((__m128i *)(void *)iv, c[tail]);
+    }
 }
 
 /* P_j = E(C_{j-1}) ^ C_j: the cipher inputs IV, C_0..C_{n-2} are all known. */
@@ -1060,6 +1163,17 @@ SM4_INLINE void storeb(uint8_t *p, __m128i v) {
     _mm_storeu_si128((__m128i *)(void *)p, v);
 }
 
+/* b[0..3] (byte order) through the core, in place: the short paths of the
+ * batch kernels (a last batch of up to SM4_SHORT blocks). */
+SM4_INLINE void sm4_blocks4_body(sm4_core_z_fn core, const uint32_t *rkz, __m128i b[4]) {
+    sm4_zconsts k;
+    zconsts_load(&k);
+    __m128i x[4];
+    blocks_in(x, b[0], b[1], b[2], b[3], &k);
+    core(x, rkz);
+    blocks_out(x, b, &k);
+}
+
 /* ECB of 1..4 blocks (the generic code's single-block calls: CMAC subkeys,
  * CCM's B0 and S0, GCM's H). */
 SM4_INLINE void sm4_ecb_small_body(sm4_core_z_fn core, const uint32_t *rkz, uint8_t *out, const uint8_t *in, size_t nblocks) {
@@ -1121,16 +1235,6 @@ SM4_INLINE void sm4_feedback_body(sm4_core_z_fn core, const uint32_t *rkz, int o
     storeb(iv, block_out(x, &k));
 }
 
-/* The CCM counter block (128-bit big-endian integer) and its increment;
- * the counter is public (nonce and block index). */
-SM4_INLINE __m128i ccm_counter_next(uint64_t *hi, uint64_t *lo) {
-    const __m128i block = _mm_shuffle_epi8(_mm_set_epi64x((long long)*hi, (long long)*lo),
-                                           _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    *lo = hwc_value_barrier_u64(*lo + 1); /* not the loop variable: no branch on the counter */
-    *hi += (*lo == 0);
-    return block;
-}
-
 /*
  * Fused CCM: lane 0 carries the CBC-MAC chain, lane 1 a CTR block, through
  * the same rounds. Encryption: MAC block i with CTR block i. Decryption: the
@@ -1150,7 +1254,7 @@ SM4_INLINE void sm4_ccm_body(sm4_core_z_fn core, const uint32_t *rkz, int decryp
     if (!decrypt) {
         for (size_t i = 0; i < nblocks; i++) {
             const __m128i plain = loadb(in + 16 * i);
-            blocks_in(x, plain, ccm_counter_next(&hi, &lo), plain, plain, &k);
+            blocks_in(x, plain, counter128_next(&hi, &lo), plain, plain, &k);
             for (unsigned j = 0; j < 4; j++)
                 x[j] = _mm_xor_si128(x[j], m[j]);
             core(x, rkz);
@@ -1164,7 +1268,7 @@ SM4_INLINE void sm4_ccm_body(sm4_core_z_fn core, const uint32_t *rkz, int decryp
          * Each ciphertext block is loaded before the plaintext before it is
          * stored, so out == in works. */
         __m128i cipher = loadb(in);
-        blocks_in(x, cipher, ccm_counter_next(&hi, &lo), cipher, cipher, &k);
+        blocks_in(x, cipher, counter128_next(&hi, &lo), cipher, cipher, &k);
         core(x, rkz);
         blocks_out(x, b, &k);
         __m128i plain = _mm_xor_si128(cipher, b[1]);
@@ -1172,7 +1276,7 @@ SM4_INLINE void sm4_ccm_body(sm4_core_z_fn core, const uint32_t *rkz, int decryp
             const int more = i + 1 < nblocks;
             cipher = more ? loadb(in + 16 * (i + 1)) : plain;
             storeb(out + 16 * i, plain);
-            blocks_in(x, plain, more ? ccm_counter_next(&hi, &lo) : plain, plain, plain, &k);
+            blocks_in(x, plain, more ? counter128_next(&hi, &lo) : plain, plain, plain, &k);
             for (unsigned j = 0; j < 4; j++)
                 x[j] = _mm_xor_si128(x[j], m[j]);
             core(x, rkz);
@@ -1190,6 +1294,9 @@ SM4_INLINE void sm4_ccm_body(sm4_core_z_fn core, const uint32_t *rkz, int decryp
 
 /* The serial kernels once per core, the core inlined (GFNI) or called. */
 #define SM4_SERIAL_INSTANCES(SUF, TARGET, CORE)                                                                    \
+    static TARGET void sm4_blocks4_##SUF(const uint32_t *rkz, __m128i b[4]) {                                      \
+        sm4_blocks4_body(CORE, rkz, b);                                                                            \
+    }                                                                                                              \
     static TARGET void sm4_ecb_small_##SUF(const uint32_t *rkz, uint8_t *out, const uint8_t *in, size_t n) {       \
         sm4_ecb_small_body(CORE, rkz, out, in, n);                                                                 \
     }                                                                                                              \
@@ -1211,17 +1318,22 @@ SM4_SERIAL_INSTANCES(gfni, HWC_TARGET_SM4_GFNI, core_z_gfni)
 SM4_SERIAL_INSTANCES(gfni512, HWC_TARGET_SM4_GFNI512, core_z_gfni512)
 
 static const struct {
+    void (*blocks4)(const uint32_t *, __m128i *);
     void (*ecb_small)(const uint32_t *, uint8_t *, const uint8_t *, size_t);
     void (*cbc_chain)(const uint32_t *, uint8_t *, uint8_t *, const uint8_t *, size_t);
     void (*feedback)(const uint32_t *, int, uint8_t *, uint8_t *, const uint8_t *, size_t);
     void (*ccm)(const uint32_t *, int, uint8_t *, uint8_t *, uint8_t *, const uint8_t *, size_t);
 } serial_kernels[] = {
-    [SERIAL_AVX2] = {sm4_ecb_small_avx2, sm4_cbc_chain_avx2, sm4_feedback_avx2, sm4_ccm_avx2},
-    [SERIAL_AVX512] = {sm4_ecb_small_avx512, sm4_cbc_chain_avx512, sm4_feedback_avx512, sm4_ccm_avx512},
-    [SERIAL_GFNI] = {sm4_ecb_small_gfni, sm4_cbc_chain_gfni, sm4_feedback_gfni, sm4_ccm_gfni},
-    [SERIAL_GFNI512] = {sm4_ecb_small_gfni512, sm4_cbc_chain_gfni512, sm4_feedback_gfni512, sm4_ccm_gfni512},
+    [SERIAL_AVX2] = {sm4_blocks4_avx2, sm4_ecb_small_avx2, sm4_cbc_chain_avx2, sm4_feedback_avx2, sm4_ccm_avx2},
+    [SERIAL_AVX512] = {sm4_blocks4_avx512, sm4_ecb_small_avx512, sm4_cbc_chain_avx512, sm4_feedback_avx512, sm4_ccm_avx512},
+    [SERIAL_GFNI] = {sm4_blocks4_gfni, sm4_ecb_small_gfni, sm4_cbc_chain_gfni, sm4_feedback_gfni, sm4_ccm_gfni},
+    [SERIAL_GFNI512] = {sm4_blocks4_gfni512, sm4_ecb_small_gfni512, sm4_cbc_chain_gfni512, sm4_feedback_gfni512, sm4_ccm_gfni512},
 };
 #define SERIAL(ks) serial_kernels[schedule(ks)->serial]
+
+static void sm4_blocks4(const hwc_ks *ks, const uint32_t *rkz, __m128i b[4]) {
+    SERIAL(ks).blocks4(rkz, b);
+}
 
 static void sm4_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     SERIAL(ks).cbc_chain(schedule(ks)->enc_z, iv, out, in, nblocks);
