@@ -893,15 +893,15 @@ static int cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t ou
         uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
         if ((o == i || o >= i + inl || i >= o + inl + c->held) &&
             (!(c->def->flags & F_PAD) || outsize >= inl + 15)) {
-            size_t n = 0;
-            int rc = hwc_update(c->hw, out, &n, in, inl);
+            /* The library writes the output length straight to *outl
+             * (only on success; a failure sets it to 0 here). */
+            int rc = hwc_update(c->hw, out, outl, in, inl);
             if (rc) {
                 *outl = 0;
                 return fail(c, rc, "update");
             }
-            c->held = c->held + inl - n;
+            c->held = c->held + inl - *outl;
             count_bytes(c, inl);
-            *outl = n;
             return 1;
         }
     }

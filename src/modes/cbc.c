@@ -92,14 +92,12 @@ static int cbc_start(hwc_ctx *ctx, const uint8_t *iv, size_t iv_len) {
     return HWC_OK;
 }
 
-static int cbc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+/* cbc_update past its checks, when bytes are buffered, held back or left
+ * over (out of line: the whole-block path then saves no registers). */
+static __attribute__((noinline)) int cbc_update_general(hwc_ctx *ctx, uint8_t *out, size_t *out_len,
+                                                        const uint8_t *in, size_t in_len) {
     cbc_state *st = HWC_MODE_STATE(ctx, cbc_state);
     size_t total, keep, emit;
-
-    if (!st->ready)
-        return HWC_ERR_STATE;
-    if (in_len > SIZE_MAX - 2 * HWC_BLOCK)
-        return HWC_ERR_DATA_LEN;
 
     total = st->buf_len + in_len;
     keep = total % HWC_BLOCK;
@@ -144,6 +142,30 @@ static int cbc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
     }
     st->buf_len = keep;
     *out_len = emit;
+    return HWC_OK;
+}
+
+static int cbc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t *in, size_t in_len) {
+    cbc_state *st = HWC_MODE_STATE(ctx, cbc_state);
+
+    if (!st->ready)
+        return HWC_ERR_STATE;
+    if (in_len > SIZE_MAX - 2 * HWC_BLOCK)
+        return HWC_ERR_DATA_LEN;
+    /* Decryption without padding of whole blocks with nothing buffered
+     * goes straight to the kernel, as the general path would: at 16-64
+     * bytes that path's bookkeeping was a fifth of the call. Encryption
+     * stays on the general path: its calls wait on the IV chain (AES
+     * latency), which hides the bookkeeping, and this shorter path made a
+     * 16-byte call two cycles slower (bench/ab_cycles, 51 -> 53). */
+    if ((st->buf_len | (in_len % HWC_BLOCK)) != 0 || in_len == 0 || ctx->encrypt || st->padding)
+        return cbc_update_general(ctx, out, out_len, in, in_len);
+    st->data_seen = 1;
+    *out_len = in_len;
+    if (is_chained(ctx))
+        k_cbc_dec(ctx->impl, &ctx->ks[0], st->iv, out, in, in_len / HWC_BLOCK);
+    else
+        k_ecb_dec(ctx->impl, &ctx->ks[0], out, in, in_len / HWC_BLOCK);
     return HWC_OK;
 }
 

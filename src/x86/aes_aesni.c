@@ -287,9 +287,41 @@ AESNI_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, c
     ctr128_store(&c, ctr);
 }
 
+/* Calls under LANES blocks (16-112 bytes, the provider's short updates):
+ * one block per step with only the counter in general registers, so the
+ * call saves none (ctr128_body's eight-block step takes all of them, and
+ * its register saves and dispatch were most of a one-block call). */
+AESNI_INLINE void ctr128_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks, unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
+    for (; nblocks != 0; nblocks--, in += 16, out += 16) {
+        __m128i b = _mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi));
+        const __m128i data = loadu(in);
+        lo = hwc_value_barrier_u64(lo + 1); /* as ctr128_next: no branch on the counter */
+        hi += (lo == 0);
+        crypt_blocks(&b, 1, rk, nr, &data, 0);
+        storeu(out, b);
+    }
+    storeu(ctr, _mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi)));
+}
+
+static HWC_TARGET_AESNI __attribute__((noinline)) void ctr128_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
+                                                                    const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
+}
+
+static HWC_TARGET_AESNI __attribute__((noinline)) void ctr128_long(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
+                                                                   const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nblocks);
+}
+
 HWC_TARGET_AESNI void hwc_aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                        size_t nblocks) {
-    BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nblocks);
+    if (nblocks < LANES)
+        ctr128_short(ks, ctr, out, in, nblocks);
+    else
+        ctr128_long(ks, ctr, out, in, nblocks);
 }
 
 /* ---------------------------------------------------------- CBC, CFB */
@@ -357,8 +389,18 @@ AESNI_INLINE void chained_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_
     __m128i chain = loadu(iv);
     for (; nblocks >= LANES; nblocks -= LANES, in += 16 * LANES, out += 16 * LANES)
         chained_step(rk, nr, cfb, &chain, out, in, LANES);
-    /* Tail: one block per step; the CPU overlaps the independent ones. */
-    for (; nblocks != 0; nblocks--, in += 16, out += 16)
+    /* Tail (and whole calls of 16-112 bytes): 4, 2 and 1 blocks interleaved,
+     * not a loop of single blocks: a 4-block call in place (openssl speed's
+     * 64-byte CBC decryption) ran 5% behind OpenSSL's 4-block routine. */
+    if (nblocks & 4) {
+        chained_step(rk, nr, cfb, &chain, out, in, 4);
+        in += 64, out += 64;
+    }
+    if (nblocks & 2) {
+        chained_step(rk, nr, cfb, &chain, out, in, 2);
+        in += 32, out += 32;
+    }
+    if (nblocks & 1)
         chained_step(rk, nr, cfb, &chain, out, in, 1);
     storeu(iv, chain);
 }
