@@ -101,6 +101,32 @@ LOOP(clmul256, T2, X12("vpclmulqdq $0,", "ymm"), CLOBBER12)
 LOOP(clmul512, T5, X12("vpclmulqdq $0,", "zmm"), CLOBBER12)
 LOOP(clmul256_lat, T2, X12_CHAIN("vpclmulqdq $0,", "ymm"), "xmm1")
 
+/* SM4's serial round (src/x86/sm4_aesni.c): the latency of each
+ * instruction on its dependency chain, and of the chain itself (PSHUFB,
+ * GF2P8AFFINEINVQB, two XORs; with AVX-512 the XORs can be VPTERNLOGD),
+ * three rounds per loop body. */
+#define TG "gfni,avx2"
+#define TG5 "gfni,avx512f,avx512vl"
+LOOP(xor_lat, TG, X12_CHAIN("vpxor", "xmm"), "xmm1")
+LOOP(pshufb_lat, TG, X12_CHAIN("vpshufb", "xmm"), "xmm1")
+LOOP(affinv_lat, TG, X12_CHAIN("vgf2p8affineinvqb $0,", "xmm"), "xmm1")
+LOOP(affinv_tput, TG, X12("vgf2p8affineinvqb $0,", "xmm"), CLOBBER12)
+LOOP(affine_lat, TG, X12_CHAIN("vgf2p8affineqb $0,", "xmm"), "xmm1")
+LOOP(ternlog_lat, TG5, X12_CHAIN("vpternlogd $0x96,", "xmm"), "xmm1")
+#define SM4_CHAIN \
+    "vpshufb %%xmm0,%%xmm1,%%xmm1\n\tvgf2p8affineinvqb $0,%%xmm0,%%xmm1,%%xmm1\n\t" \
+    "vpxor %%xmm0,%%xmm1,%%xmm1\n\tvpxor %%xmm0,%%xmm1,%%xmm1\n\t"
+LOOP(sm4_round_lat, TG, SM4_CHAIN SM4_CHAIN SM4_CHAIN, "xmm1")
+#define SM4_CHAIN_T \
+    "vpshufb %%xmm0,%%xmm1,%%xmm1\n\tvgf2p8affineinvqb $0,%%xmm0,%%xmm1,%%xmm1\n\t" \
+    "vpternlogd $0x96,%%xmm0,%%xmm2,%%xmm1\n\t"
+LOOP(sm4_round_t_lat, TG5, SM4_CHAIN_T SM4_CHAIN_T SM4_CHAIN_T, "xmm1")
+
+static int has_gfni(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 8));
+}
+
 /* Twelve VAESENC (ymm1..12) with k other ops on registers 13..15 (two
  * rounds of the loop body each, so each extra op's chain is at least one
  * twelve-AES step long). */
@@ -193,6 +219,21 @@ int main(void) {
         mix("3 VPXOR", mix_pxor3);
         mix("3 VPSHUFD", mix_pshufd3);
         mix("3 VPSLLQ", mix_psllq3);
+    }
+    if (level == 0 || !has_gfni()) {
+        printf("\nSKIP SM4 round latencies: the CPU lacks GFNI or AVX2\n");
+    } else {
+        printf("\n| SM4 serial round (xmm) | cycles per instruction | per cycle |\n|---|---|---|\n");
+        rate("VPXOR, dependent (latency)", xor_lat, 12);
+        rate("VPSHUFB, dependent (latency)", pshufb_lat, 12);
+        rate("GF2P8AFFINEQB, dependent (latency)", affine_lat, 12);
+        rate("GF2P8AFFINEINVQB, dependent (latency)", affinv_lat, 12);
+        rate("GF2P8AFFINEINVQB, independent (throughput)", affinv_tput, 12);
+        if (level == 2)
+            rate("VPTERNLOGD, dependent (latency)", ternlog_lat, 12);
+        rate("round chain PSHUFB, AFFINEINV, 2 VPXOR (per round)", sm4_round_lat, 3);
+        if (level == 2)
+            rate("round chain PSHUFB, AFFINEINV, VPTERNLOGD (per round)", sm4_round_t_lat, 3);
     }
     const char *caps = getenv("HWCRYPT_CAPS");
     printf("\nhwcrypt at 16 KiB per call (HWCRYPT_CAPS=%s), cycles per 16-byte block, minimum of 3000 calls\n\n",

@@ -265,7 +265,8 @@ static HWC_TARGET_SM4 void sm4_one_aesni(const uint32_t *rk, uint8_t *out, const
  *     F0(b) = b ^ b<<2, F1 = F2 = rotl8(b, 2), F3(b) = b ^ b>>6
  * (the bytes of S, S<<<8, S<<<16, S<<<24), and S<<<8s is the S-box of
  * y<<<8s, so L(S) is the XOR of four GF2P8AFFINEINVQB of y, y<<<8,
- * y<<<16, y<<<24 (three PSHUFB) with the matrices F_s * P. And as in the
+ * y<<<16, y<<<24 (three PSHUFB, or VPROLD with AVX-512) with the matrices
+ * F_s * P. And as in the
  * 1..4-block kernels below the state is kept in the Z domain, Z = T1(X)
  * bytewise (one GF2P8AFFINEQB in, one out): T1 commutes with byte
  * rotations and XOR, so the S-box input is Z_b ^ Z_c ^ Z_d ^ (T1 rk + c1)
@@ -298,7 +299,7 @@ static const uint8_t rotw24[16] = {1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14,
 #define PIN_VEC(v) __asm__("" : "+v"(v))
 
 /* One GFNI round on nsets sets of x[set][word] (type V, width prefix W:
- * W##_xor, W##_xor3, W##_affinv, W##_shuf8 and the constants in k). */
+ * W##_xor, W##_xor3, W##_affinv, W##_rotw and the constants in k). */
 #define GFNI_ROUND(W, nsets, a, b, c, d, rkz)                                                          \
     do {                                                                                               \
         const W##_v key_ = W##_set1(rkz);                                                              \
@@ -307,9 +308,9 @@ static const uint8_t rotw24[16] = {1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14,
             PIN_VEC(early_); /* X_d, the newest word, joins last */                                    \
             const W##_v y_ = W##_xor(early_, x[s_][d]);                                                \
             const W##_v t0_ = W##_affinv(y_, k.m0, GFNI_C0);                                           \
-            const W##_v t1_ = W##_affinv(W##_shuf8(y_, k.rot8), k.m12, GFNI_C12);                      \
-            const W##_v t2_ = W##_affinv(W##_shuf8(y_, k.rot16), k.m12, GFNI_C12);                     \
-            const W##_v t3_ = W##_affinv(W##_shuf8(y_, k.rot24), k.m3, GFNI_C3);                       \
+            const W##_v t1_ = W##_affinv(W##_rotw(y_, 8, k.rot8), k.m12, GFNI_C12);                      \
+            const W##_v t2_ = W##_affinv(W##_rotw(y_, 16, k.rot16), k.m12, GFNI_C12);                     \
+            const W##_v t3_ = W##_affinv(W##_rotw(y_, 24, k.rot24), k.m3, GFNI_C3);                       \
             W##_v a0_ = W##_xor(x[s_][a], t0_); /* t0 (no PSHUFB) is ready first */                  \
             PIN_VEC(a0_);                                                                              \
             x[s_][a] = W##_xor(W##_xor(a0_, t1_), W##_xor(t2_, t3_));                                  \
@@ -342,7 +343,10 @@ GFNI_INLINE g256_v g256_set1_64(long long q) { return _mm256_set1_epi64x(q); }
 GFNI_INLINE g256_v g256_bcast16(const uint8_t t[16]) { return bcast16(t); }
 GFNI_INLINE g256_v g256_xor(g256_v a, g256_v b) { return _mm256_xor_si256(a, b); }
 GFNI_INLINE g256_v g256_xor3(g256_v a, g256_v b, g256_v c) { return g256_xor(g256_xor(a, b), c); }
-GFNI_INLINE g256_v g256_shuf8(g256_v a, g256_v idx) { return _mm256_shuffle_epi8(a, idx); }
+/* y <<< bits in every 32-bit word: PSHUFB by the control idx without
+ * AVX-512; with it VPROLD (which mostly issues beside GF2P8AFFINEINVQB,
+ * where PSHUFB competes with it: bench/x86_cycles). */
+#define g256_rotw(a, bits, idx) _mm256_shuffle_epi8((a), (idx))
 #define g256_affinv(x, m, c) _mm256_gf2p8affineinv_epi64_epi8((x), (m), (c))
 
 #define SM4_GFNI256_BODY(nsets)                                                            \
@@ -389,7 +393,7 @@ GFNI512_INLINE g512_v g512_bcast16(const uint8_t t[16]) {
 }
 GFNI512_INLINE g512_v g512_xor(g512_v a, g512_v b) { return _mm512_xor_si512(a, b); }
 GFNI512_INLINE g512_v g512_xor3(g512_v a, g512_v b, g512_v c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
-GFNI512_INLINE g512_v g512_shuf8(g512_v a, g512_v idx) { return _mm512_shuffle_epi8(a, idx); }
+#define g512_rotw(a, bits, idx) _mm512_rol_epi32((a), (bits))
 #define g512_affinv(x, m, c) _mm512_gf2p8affineinv_epi64_epi8((x), (m), (c))
 
 GFNI512_INLINE void load_set512(g512_v x[4], const uint8_t *in, g512_v t1) {
@@ -1049,29 +1053,32 @@ GFNI_INLINE g128_v g128_set1_64(long long q) { return _mm_set1_epi64x(q); }
 GFNI_INLINE g128_v g128_bcast16(const uint8_t t[16]) { return load16(t); }
 GFNI_INLINE g128_v g128_xor(g128_v a, g128_v b) { return _mm_xor_si128(a, b); }
 GFNI_INLINE g128_v g128_xor3(g128_v a, g128_v b, g128_v c) { return g128_xor(g128_xor(a, b), c); }
-GFNI_INLINE g128_v g128_shuf8(g128_v a, g128_v idx) { return _mm_shuffle_epi8(a, idx); }
+#define g128_rotw(a, bits, idx) _mm_shuffle_epi8((a), (idx))
 #define g128_affinv(x, m, c) _mm_gf2p8affineinv_epi64_epi8((x), (m), (c))
 typedef __m128i g128t_v; /* the same with VPTERNLOGD for three-input XORs */
 #define g128t_set1 g128_set1
 #define g128t_set1_64 g128_set1_64
 #define g128t_bcast16 g128_bcast16
 #define g128t_xor g128_xor
-#define g128t_shuf8 g128_shuf8
+#define g128t_rotw(a, bits, idx) _mm_rol_epi32((a), (bits))
 #define g128t_affinv g128_affinv
 #define g128t_xor3(a, b, c) _mm_ternarylogic_epi32((a), (b), (c), 0x96)
 
 /* The serial round reorganized for latency: the next round's S-box input
  * y' = X_b' ^ X_c' ^ rk' ^ X_a,new with X_a,new = X_a ^ t0 ^ t1 ^ t2 ^ t3 is
  * formed from the t's directly, (X_b' ^ X_c' ^ rk' ^ X_a) being ready
- * early, so a round's chain is PSHUFB, GF2P8AFFINEINVQB and two XORs;
+ * early, so a round's chain is PSHUFB, GF2P8AFFINEINVQB and two XORs
+ * (X_c' = n2, the word the previous step made, joins the early part last);
  * X_a,new itself is computed beside it for the rounds that read it later. */
 #define GFNI_SERIAL_STEP(W, a, n1, n2, key_next)                                 \
     do {                                                                         \
         const W##_v t0_ = W##_affinv(y, k.m0, GFNI_C0);                          \
-        const W##_v t1_ = W##_affinv(W##_shuf8(y, k.rot8), k.m12, GFNI_C12);     \
-        const W##_v t2_ = W##_affinv(W##_shuf8(y, k.rot16), k.m12, GFNI_C12);    \
-        const W##_v t3_ = W##_affinv(W##_shuf8(y, k.rot24), k.m3, GFNI_C3);      \
-        W##_v e_ = W##_xor(W##_xor3(n1, n2, W##_set1(key_next)), a);             \
+        const W##_v t1_ = W##_affinv(W##_rotw(y, 8, k.rot8), k.m12, GFNI_C12);     \
+        const W##_v t2_ = W##_affinv(W##_rotw(y, 16, k.rot16), k.m12, GFNI_C12);    \
+        const W##_v t3_ = W##_affinv(W##_rotw(y, 24, k.rot24), k.m3, GFNI_C3);      \
+        W##_v old_ = W##_xor3(n1, a, W##_set1(key_next));                        \
+        PIN_VEC(old_); /* n2, the previous step's word, joins last */            \
+        W##_v e_ = W##_xor(old_, n2);                                            \
         PIN_VEC(e_);                                                             \
         W##_v p_ = W##_xor(e_, t0_);                                             \
         W##_v a0_ = W##_xor(a, t0_);                                             \
