@@ -113,6 +113,10 @@ LOOP(affinv_lat, TG, X12_CHAIN("vgf2p8affineinvqb $0,", "xmm"), "xmm1")
 LOOP(affinv_tput, TG, X12("vgf2p8affineinvqb $0,", "xmm"), CLOBBER12)
 LOOP(affine_lat, TG, X12_CHAIN("vgf2p8affineqb $0,", "xmm"), "xmm1")
 LOOP(ternlog_lat, TG5, X12_CHAIN("vpternlogd $0x96,", "xmm"), "xmm1")
+LOOP(prold_lat, TG5, "vprold $8,%%xmm1,%%xmm1\n\tvprold $8,%%xmm1,%%xmm1\n\tvprold $8,%%xmm1,%%xmm1\n\t"
+     "vprold $8,%%xmm1,%%xmm1\n\t", "xmm1")
+LOOP(mix_affinv_pshufb, TG, X12("vgf2p8affineinvqb $0,", "xmm") X12("vpshufb", "xmm"), CLOBBER12)
+LOOP(mix_affinv_ternlog, TG5, X12("vgf2p8affineinvqb $0,", "xmm") X12("vpternlogd $0x96,", "xmm"), CLOBBER12)
 #define SM4_CHAIN \
     "vpshufb %%xmm0,%%xmm1,%%xmm1\n\tvgf2p8affineinvqb $0,%%xmm0,%%xmm1,%%xmm1\n\t" \
     "vpxor %%xmm0,%%xmm1,%%xmm1\n\tvpxor %%xmm0,%%xmm1,%%xmm1\n\t"
@@ -121,6 +125,41 @@ LOOP(sm4_round_lat, TG, SM4_CHAIN SM4_CHAIN SM4_CHAIN, "xmm1")
     "vpshufb %%xmm0,%%xmm1,%%xmm1\n\tvgf2p8affineinvqb $0,%%xmm0,%%xmm1,%%xmm1\n\t" \
     "vpternlogd $0x96,%%xmm0,%%xmm2,%%xmm1\n\t"
 LOOP(sm4_round_t_lat, TG5, SM4_CHAIN_T SM4_CHAIN_T SM4_CHAIN_T, "xmm1")
+
+/* Whole serial rounds, hand-scheduled (no register moves), chained through
+ * the S-box input: what the round costs with its issue contention, not
+ * just its chain. Form 1 (src/x86/sm4_aesni.c): the three rotations of y
+ * (PSHUFB or VPROLD), four GF2P8AFFINEINVQB, y' and X_a' by XORs, the
+ * early part joining from the previous round's word. Form 2: y and
+ * y <<< 16 both carried, eight GF2P8AFFINEINVQB, two VPROLD, VPTERNLOGD. */
+#define SM4_R1(R8, R16, R24)                                                                               \
+    "vgf2p8affineinvqb $0x72,%%xmm10,%%xmm1,%%xmm5\n\t" R8 R16 R24                                     \
+    "vgf2p8affineinvqb $0x63,%%xmm11,%%xmm6,%%xmm6\n\tvgf2p8affineinvqb $0x63,%%xmm11,%%xmm7,%%xmm7\n\t"  \
+    "vgf2p8affineinvqb $0x11,%%xmm12,%%xmm8,%%xmm8\n\t"                                                 \
+    "vpxor %%xmm2,%%xmm5,%%xmm9\n\tvpxor %%xmm3,%%xmm5,%%xmm3\n\tvpxor %%xmm6,%%xmm9,%%xmm9\n\t"        \
+    "vpxor %%xmm7,%%xmm8,%%xmm7\n\tvpxor %%xmm6,%%xmm3,%%xmm3\n\tvpxor %%xmm9,%%xmm7,%%xmm1\n\t"        \
+    "vpxor %%xmm3,%%xmm7,%%xmm3\n\tvpxor %%xmm4,%%xmm3,%%xmm2\n\t"
+#define SM4_R1_PSHUFB \
+    SM4_R1("vpshufb %%xmm13,%%xmm1,%%xmm6\n\t", "vpshufb %%xmm14,%%xmm1,%%xmm7\n\t", "vpshufb %%xmm15,%%xmm1,%%xmm8\n\t")
+#define SM4_R1_PROLD \
+    SM4_R1("vprold $8,%%xmm1,%%xmm6\n\t", "vprold $16,%%xmm1,%%xmm7\n\t", "vprold $24,%%xmm1,%%xmm8\n\t")
+#define SM4_R2                                                                                             \
+    "vprold $8,%%xmm1,%%xmm6\n\tvprold $8,%%xmm2,%%xmm7\n\t"                                             \
+    "vgf2p8affineinvqb $0x72,%%xmm10,%%xmm1,%%xmm16\n\tvgf2p8affineinvqb $0x63,%%xmm11,%%xmm2,%%xmm17\n\t" \
+    "vgf2p8affineinvqb $0x72,%%xmm10,%%xmm2,%%xmm18\n\tvgf2p8affineinvqb $0x63,%%xmm11,%%xmm1,%%xmm19\n\t" \
+    "vgf2p8affineinvqb $0x63,%%xmm11,%%xmm6,%%xmm20\n\tvgf2p8affineinvqb $0x11,%%xmm12,%%xmm7,%%xmm21\n\t" \
+    "vgf2p8affineinvqb $0x63,%%xmm11,%%xmm7,%%xmm22\n\tvgf2p8affineinvqb $0x11,%%xmm12,%%xmm6,%%xmm23\n\t" \
+    "vpxorq %%xmm5,%%xmm24,%%xmm1\n\tvpxorq %%xmm8,%%xmm25,%%xmm2\n\t"                                   \
+    "vpternlogd $0x96,%%xmm16,%%xmm17,%%xmm1\n\tvpternlogd $0x96,%%xmm18,%%xmm19,%%xmm2\n\t"             \
+    "vpternlogd $0x96,%%xmm16,%%xmm17,%%xmm24\n\tvpternlogd $0x96,%%xmm18,%%xmm19,%%xmm25\n\t"           \
+    "vpternlogd $0x96,%%xmm20,%%xmm21,%%xmm1\n\tvpternlogd $0x96,%%xmm22,%%xmm23,%%xmm2\n\t"             \
+    "vpternlogd $0x96,%%xmm20,%%xmm21,%%xmm24\n\tvpternlogd $0x96,%%xmm22,%%xmm23,%%xmm25\n\t"
+#define CLOBBER_R "xmm1", "xmm2", "xmm3", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9"
+#define CLOBBER_R2 "xmm1", "xmm2", "xmm6", "xmm7", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", \
+                   "xmm23", "xmm24", "xmm25"
+LOOP(sm4_r1_pshufb, TG, SM4_R1_PSHUFB SM4_R1_PSHUFB SM4_R1_PSHUFB SM4_R1_PSHUFB, CLOBBER_R)
+LOOP(sm4_r1_prold, TG5, SM4_R1_PROLD SM4_R1_PROLD SM4_R1_PROLD SM4_R1_PROLD, CLOBBER_R)
+LOOP(sm4_r2, TG5, SM4_R2 SM4_R2 SM4_R2 SM4_R2, CLOBBER_R2)
 
 static int has_gfni(void) {
     unsigned a, b, c, d;
@@ -229,11 +268,20 @@ int main(void) {
         rate("GF2P8AFFINEQB, dependent (latency)", affine_lat, 12);
         rate("GF2P8AFFINEINVQB, dependent (latency)", affinv_lat, 12);
         rate("GF2P8AFFINEINVQB, independent (throughput)", affinv_tput, 12);
-        if (level == 2)
+        rate("12 GF2P8AFFINEINVQB + 12 VPSHUFB, independent (per op)", mix_affinv_pshufb, 24);
+        if (level == 2) {
             rate("VPTERNLOGD, dependent (latency)", ternlog_lat, 12);
+            rate("VPROLD, dependent (latency)", prold_lat, 4);
+            rate("12 GF2P8AFFINEINVQB + 12 VPTERNLOGD, independent (per op)", mix_affinv_ternlog, 24);
+        }
         rate("round chain PSHUFB, AFFINEINV, 2 VPXOR (per round)", sm4_round_lat, 3);
         if (level == 2)
             rate("round chain PSHUFB, AFFINEINV, VPTERNLOGD (per round)", sm4_round_t_lat, 3);
+        rate("whole round, form 1, PSHUFB (per round)", sm4_r1_pshufb, 4);
+        if (level == 2) {
+            rate("whole round, form 1, VPROLD (per round)", sm4_r1_prold, 4);
+            rate("whole round, form 2, y and y<<<16, VPTERNLOGD (per round)", sm4_r2, 4);
+        }
     }
     const char *caps = getenv("HWCRYPT_CAPS");
     printf("\nhwcrypt at 16 KiB per call (HWCRYPT_CAPS=%s), cycles per 16-byte block, minimum of 3000 calls\n\n",
