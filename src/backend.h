@@ -110,11 +110,18 @@ typedef struct hwc_block_impl {
      * decrypt, else of out) runs over all nblocks whole blocks, ctr and
      * ghash_state updated as above; the n_ecb (0..2) blocks at ecb are
      * encrypted in place (e.g. the counter block of a partial last block
-     * and J0 for the tag). When set, gcm.c makes one such call per update or
-     * whole message instead of separate GHASH, CTR and cipher calls. */
+     * and J0 for the tag); GHASH absorbs the npost (0..2) blocks at post
+     * after the data (a whole message's partial block and lengths block).
+     * partial (0..15): when nonzero, post's first block holds a partial
+     * last data block of that many bytes, zero-padded, and ecb's first its
+     * counter block; when encrypting, that block is encrypted in place
+     * with ecb's keystream (its padding stays zero) before GHASH absorbs
+     * it; when decrypting it is hashed as given (the caller decrypts it
+     * with ecb's keystream). When set, gcm.c makes one such call per update
+     * or whole message instead of separate GHASH, CTR and cipher calls. */
     void (*gcm_crypt)(const hwc_ks *ks, const struct hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                       uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out, const uint8_t *in,
-                      size_t nblocks, uint8_t *ecb, size_t n_ecb);
+                      size_t nblocks, uint8_t *ecb, size_t n_ecb, uint8_t *post, size_t npost, size_t partial);
     /* Optional fused CCM over whole blocks: CTR (ctr incremented as a
      * 128-bit big-endian integer, like ctr128) interleaved with the CBC-MAC
      * of the plaintext, so the two serial chains overlap. Encryption: mac

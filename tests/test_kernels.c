@@ -361,8 +361,16 @@ static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
          * blocks through the cipher; the combinations vary with n. */
         for (int dec = 0; dec < 2; dec++) {
             const size_t npre = (n + (size_t)dec + (size_t)which) % 3, n_ecb = (n / 3 + (size_t)dec) % 3;
-            uint8_t pre[32], ecb[32], want_ecb[32];
+            const size_t npost = (n / 2 + (size_t)which) % 3;
+            /* A partial block (post's first, keystream from ecb's first)
+             * whenever both are there; its length varies with n. */
+            const size_t partial = npost && n_ecb ? 1 + (n + (size_t)which) % 15 : 0;
+            uint8_t pre[32], ecb[32], want_ecb[32], post[32], want_post[32];
             test_rand_bytes(pre, sizeof pre);
+            test_rand_bytes(post, sizeof post);
+            if (partial)
+                memset(post + partial, 0, 16 - partial);
+            memcpy(want_post, post, sizeof post);
             test_rand_bytes(ecb, sizeof ecb);
             memcpy(want_ecb, ecb, sizeof ecb);
             for (size_t i = 0; i < n_ecb; i++)
@@ -370,7 +378,8 @@ static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
             place(b, lay, n);
             memcpy(ctr, ctr0, 16);
             memcpy(st, st0, 16);
-            im->gcm_crypt(&k->ks, &hk, dec, ctr, st, npre ? pre : NULL, npre, b->out, b->in, n, ecb, n_ecb);
+            im->gcm_crypt(&k->ks, &hk, dec, ctr, st, npre ? pre : NULL, npre, b->out, b->in, n, ecb, n_ecb,
+                          npost ? post : NULL, npost, partial);
             memcpy(want_ctr, ctr0, 16);
             memcpy(want_st, st0, 16);
             ref->update(&hk_ref, want_st, pre, npre);
@@ -380,12 +389,16 @@ static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
                 xor16(b->want + 16 * i, b->src + 16 * i, t);
             }
             ref->update(&hk_ref, want_st, dec ? b->src : b->want, n);
-            char what[64];
-            snprintf(what, sizeof what, "%s, %zu pre, %zu ecb", which ? "counter wraps" : "random counter", npre,
-                     n_ecb);
+            if (partial && !dec)
+                for (size_t i = 0; i < partial; i++)
+                    want_post[i] ^= want_ecb[i];
+            ref->update(&hk_ref, want_st, want_post, npost);
+            char what[80];
+            snprintf(what, sizeof what, "%s, %zu pre, %zu ecb, %zu post, partial %zu",
+                     which ? "counter wraps" : "random counter", npre, n_ecb, npost, partial);
             report(k, dec ? "gcm_crypt dec" : "gcm_crypt enc", n, lay, what, memcmp(b->out, b->want, 16 * n) == 0,
                    memcmp(ctr, want_ctr, 16) == 0 && memcmp(st, want_st, 16) == 0 &&
-                       memcmp(ecb, want_ecb, sizeof ecb) == 0);
+                       memcmp(ecb, want_ecb, sizeof ecb) == 0 && memcmp(post, want_post, sizeof post) == 0);
         }
     }
 }

@@ -55,7 +55,8 @@ enum gcm_phase {
 typedef size_t (*gcm_fused_fn)(const hwc_ks *, const struct hwc_ghash_key *, uint8_t *, uint8_t *, uint8_t *,
                                const uint8_t *, size_t);
 typedef void (*gcm_crypt_fn)(const hwc_ks *, const struct hwc_ghash_key *, int, uint8_t *, uint8_t *,
-                             const uint8_t *, size_t, uint8_t *, const uint8_t *, size_t, uint8_t *, size_t);
+                             const uint8_t *, size_t, uint8_t *, const uint8_t *, size_t, uint8_t *, size_t,
+                             uint8_t *, size_t, size_t);
 
 typedef struct gcm_state {
     hwc_ghash_key hkey;                 /* back end's form of H = E(K, 0^128) */
@@ -424,7 +425,7 @@ static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const 
         n_ecb = 1;
     }
     st->crypt(&ctx->ks[0], &st->hkey, !encrypt, st->ctr, st->hash, pre, npre, out + done, in + done, nblocks,
-              counter, n_ecb);
+              counter, n_ecb, NULL, 0, 0);
     done += HWC_BLOCK * nblocks;
     if (rest != 0) {
         gcm_copy16(st->keystream, counter);
@@ -651,18 +652,20 @@ static void gcm_whole_done(hwc_ctx *ctx, gcm_state *st, int encrypt, size_t aad_
  * A whole message of any length with a 96-bit IV, for back ends with a
  * gcm_crypt kernel: the AAD (its last block zero-padded) goes in as the
  * kernel's pre blocks (at most two; longer AAD hashes its leading blocks
- * first), every whole data block through the kernel, and the counter block
- * of a partial last block and J0 through the cipher in the same call; then
- * one GHASH call over the padded partial block and the lengths. Decryption
- * writes the plaintext before the tag check (hwc_aead_open wipes it on
- * failure, as after the streaming calls).
+ * first), every whole data block through the kernel, the partial last block
+ * (if any, zero-padded) and the lengths block as its post blocks, and the
+ * partial block's counter and J0 through the cipher in the same call: the
+ * kernel encrypts the partial block and its last reduction covers it and
+ * the lengths, so no GHASH call follows. Decryption writes the plaintext
+ * before the tag check (hwc_aead_open wipes it on failure, as after the
+ * streaming calls).
  */
 GCM_OUT_OF_LINE static int gcm_whole(hwc_ctx *ctx, int encrypt, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                                      size_t aad_len, const uint8_t *in, size_t in_len, uint8_t *out,
                                      uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len) {
     (void)iv_len; /* GCM_FAST_IV_LEN: checked by gcm_oneshot */
     gcm_state *st = gcm_get(ctx);
-    alignas(16) uint8_t counter[16], hash[16] = {0}, pre[32], ecb[32], last[32], full_tag[16];
+    alignas(16) uint8_t counter[16], hash[16] = {0}, pre[32], ecb[32], post[32], full_tag[16];
     const size_t nblocks = in_len / HWC_BLOCK, rest = in_len % HWC_BLOCK, aad_total = aad_len;
     size_t npre = 0;
 
@@ -679,32 +682,30 @@ GCM_OUT_OF_LINE static int gcm_whole(hwc_ctx *ctx, int encrypt, const uint8_t *i
         memset(pre, 0, sizeof pre);
         memcpy(pre, aad, aad_len);
     }
-    /* ecb: the partial block's counter (if any), then J0. */
-    uint8_t *ej0 = rest ? ecb + HWC_BLOCK : ecb;
+    /* ecb: the partial block's counter (if any), then J0. post: the
+     * partial block (if any), then the lengths. */
+    uint8_t *ej0 = rest ? ecb + HWC_BLOCK : ecb, *lengths = rest ? post + HWC_BLOCK : post;
     memcpy(ej0, iv, GCM_FAST_IV_LEN);
     hwc_store_be32(ej0 + 12, 1);
+    const uint8_t *src = in + HWC_BLOCK * nblocks;
+    uint8_t *dst = out + HWC_BLOCK * nblocks;
     if (rest) {
         memcpy(ecb, iv, GCM_FAST_IV_LEN);
         hwc_store_be32(ecb + 12, (uint32_t)(2 + nblocks));
-    }
-    st->crypt(&ctx->ks[0], &st->hkey, !encrypt, counter, hash, npre ? pre : NULL, npre, out, in, nblocks, ecb,
-              rest ? 2 : 1);
-
-    /* last: the padded partial ciphertext block (if any), then the lengths. */
-    uint8_t *lengths = rest ? last + HWC_BLOCK : last;
-    if (rest) {
-        const uint8_t *src = in + HWC_BLOCK * nblocks;
-        uint8_t *dst = out + HWC_BLOCK * nblocks;
-        memset(last, 0, HWC_BLOCK);
-        for (size_t i = 0; i < rest; i++) {
-            uint8_t x = src[i], y = (uint8_t)(x ^ ecb[i]);
-            last[i] = encrypt ? y : x;
-            dst[i] = y;
-        }
+        memset(post, 0, HWC_BLOCK);
+        memcpy(post, src, rest);
     }
     hwc_store_be64(lengths, (uint64_t)aad_total * 8);
     hwc_store_be64(lengths + 8, (uint64_t)in_len * 8);
-    hwc_ghash_update(ctx->ghash, &st->hkey, hash, last, rest ? 2 : 1);
+    st->crypt(&ctx->ks[0], &st->hkey, !encrypt, counter, hash, npre ? pre : NULL, npre, out, in, nblocks, ecb,
+              rest ? 2 : 1, post, rest ? 2 : 1, rest);
+    if (rest) {
+        if (encrypt)
+            memcpy(dst, post, rest);
+        else
+            for (size_t i = 0; i < rest; i++)
+                dst[i] = (uint8_t)(post[i] ^ ecb[i]);
+    }
     for (size_t i = 0; i < 16; i++)
         full_tag[i] = (uint8_t)(ej0[i] ^ hash[i]);
 
@@ -714,8 +715,7 @@ GCM_OUT_OF_LINE static int gcm_whole(hwc_ctx *ctx, int encrypt, const uint8_t *i
     else if (hwc_ct_memcmp(full_tag, tag_in, tag_len) != 0)
         rc = HWC_ERR_AUTH; /* hwc_aead_open wipes the output */
     gcm_whole_done(ctx, st, encrypt, aad_total, in_len, tag_len, full_tag);
-    hwc_wipe(ecb, sizeof ecb);
-    hwc_wipe(last, sizeof last);
+    hwc_wipe(ecb, sizeof ecb); /* post holds ciphertext and lengths only */
     hwc_wipe(full_tag, sizeof full_tag);
     return rc;
 }

@@ -597,35 +597,63 @@ V_INLINE __m128i ghash_reduce(const clmul_accv *acc) {
     return v_fold(hi);
 }
 
-/* GHASH of n blocks (1..BATCH) with one reduction: block j takes
- * H^(n-j), the table's slot BATCH - n + j. The first n % LANES blocks go
- * one at a time (128-bit products), the rest a register at a time; the
- * state joins the first block. */
-V_INLINE __m128i ghash_blocks(const gcm_table *t, __m128i state, const uint8_t *p, size_t n) {
+/* Adds the n blocks at p (0..BATCH) to the unreduced sums acc (a register
+ * of LANES blocks at a time) and single (the first n % LANES blocks, one at
+ * a time, 128-bit products); block j takes the table's slot `slot` + j. The
+ * state joins the first block when join is set. */
+V_INLINE void ghash_add_blocks(clmul_accv *acc, clmul_acc *single, const gcm_table *t, __m128i state, int join,
+                               const uint8_t *p, size_t n, size_t slot) {
     const __m128i bswap = pclmul_byteswap_mask();
-    size_t slot = BATCH - n;
     const size_t singles = n % LANES;
-    clmul_acc single;
-    single.lo = single.mid = single.hi = _mm_setzero_si128();
     for (size_t i = 0; i < singles; i++, p += 16, slot++) {
         __m128i x = _mm_shuffle_epi8(x86_loadu(p), bswap);
-        if (i == 0)
+        if (join && i == 0)
             x = _mm_xor_si128(x, state);
-        clmul_acc_add(&single, x, _mm_loadu_si128((const __m128i *)(const void *)gcm_table_slot(t, slot)),
+        clmul_acc_add(single, x, _mm_loadu_si128((const __m128i *)(const void *)gcm_table_slot(t, slot)),
                       _mm_loadu_si128((const __m128i *)(const void *)gcm_table_kslot(t, slot)));
     }
-    clmul_accv acc;
-    acc_zero(&acc);
     for (size_t i = singles; i < n; i += LANES, p += VBYTES, slot += LANES) {
         vec x = v_shuffle8(v_loadu(p), byteswap_lanes());
-        if (i == 0)
+        if (join && i == 0)
             x = v_xor(x, v_zext(state));
-        acc_mul(&acc, x, v_loadu(gcm_table_slot(t, slot)), v_loadu(gcm_table_kslot(t, slot)));
+        acc_mul(acc, x, v_loadu(gcm_table_slot(t, slot)), v_loadu(gcm_table_kslot(t, slot)));
     }
+}
+
+/* GHASH of the n1 blocks at p1 then the n2 at p2 (n1 + n2 in 1..BATCH)
+ * with one reduction: block j of the n1 + n2 takes H^(n1+n2-j), the
+ * table's slot BATCH - n1 - n2 + j. */
+V_INLINE __m128i ghash_blocks2(const gcm_table *t, __m128i state, const uint8_t *p1, size_t n1, const uint8_t *p2,
+                               size_t n2) {
+    clmul_acc single;
+    single.lo = single.mid = single.hi = _mm_setzero_si128();
+    clmul_accv acc;
+    acc_zero(&acc);
+    const size_t slot = BATCH - n1 - n2;
+    ghash_add_blocks(&acc, &single, t, state, 1, p1, n1, slot);
+    ghash_add_blocks(&acc, &single, t, state, n1 == 0, p2, n2, slot + n1);
     acc.lo = v_xor(acc.lo, v_zext(single.lo));
     acc.mid = v_xor(acc.mid, v_zext(single.mid));
     acc.hi = v_xor(acc.hi, v_zext(single.hi));
     return ghash_reduce(&acc);
+}
+
+V_INLINE __m128i ghash_blocks(const gcm_table *t, __m128i state, const uint8_t *p, size_t n) {
+    return ghash_blocks2(t, state, p, n, NULL, 0);
+}
+
+/* GHASH of the last n (0..BATCH-1) data blocks at p and the npost (0..2)
+ * blocks at post: one reduction when they fit in one table, so the
+ * lengths block adds no reduction of its own. */
+V_INLINE __m128i ghash_last(const gcm_table *t, __m128i state, const uint8_t *p, size_t n, const uint8_t *post,
+                            size_t npost) {
+    if (npost == 0) /* an update: the tail alone */
+        return n != 0 ? ghash_blocks(t, state, p, n) : state;
+    if (n + npost > BATCH) {
+        state = ghash_blocks(t, state, p, n);
+        n = 0;
+    }
+    return n + npost != 0 ? ghash_blocks2(t, state, p, n, post, npost) : state;
 }
 
 /* The counter blocks of registers j0..j0+n-1 of a batch, whitened with
@@ -744,14 +772,28 @@ V_INLINE void gcm_ecb_extra(const __m128i *rk, unsigned nr, uint8_t *p, size_t n
         v_storeu(p, b);
 }
 
+/* The partial last block at post (n bytes, 1..15, zero-padded) encrypted
+ * in place with the keystream at ks; the padding stays zero (a mask read
+ * at an offset set by the public length). */
+static const uint8_t gcm_partial_mask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                             0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+HWC_X86_INLINE void gcm_encrypt_partial(uint8_t *post, const uint8_t *ks, size_t n) {
+    const __m128i keep = x86_loadu(gcm_partial_mask + 16 - n);
+    x86_storeu(post, _mm_xor_si128(x86_loadu(post), _mm_and_si128(x86_loadu(ks), keep)));
+}
+
 /* One whole GCM step (gcm_crypt in backend.h): GHASH of the npre blocks at
  * pre, then the batches of the nblocks whole blocks and their tail of
  * fewer than BATCH blocks in the same call (its CTR in groups of registers,
- * its GHASH with the last powers of the table), and the n_ecb blocks at ecb
- * through the cipher: an update pays one call and no hand-over. */
+ * its GHASH with the last powers of the table, together with the npost
+ * blocks at post), and the n_ecb blocks at ecb through the cipher: an
+ * update pays one call and no hand-over, a whole message no GHASH call
+ * after it. */
 V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                        uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out, const uint8_t *in,
-                       size_t nblocks, uint8_t *ecb, size_t n_ecb, unsigned nr) {
+                       size_t nblocks, uint8_t *ecb, size_t n_ecb, uint8_t *post, size_t npost, size_t partial,
+                       unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
     const __m128i bswap = pclmul_byteswap_mask();
     const vec prefix = v_bcast(x86_loadu(ctr));
@@ -763,21 +805,21 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
     gcm_table_init(&t, hk);
     if (n_ecb != 0)
         gcm_ecb_extra(rk, nr, ecb, n_ecb);
+    if (partial != 0 && !decrypt)
+        gcm_encrypt_partial(post, ecb, partial);
     if (npre != 0)
         state = ghash_blocks(&t, state, pre, npre);
     if (decrypt) {
         /* GHASH reads each batch's ciphertext before CTR overwrites it. */
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
-        if (rem != 0) {
-            state = ghash_blocks(&t, state, in, rem);
+        state = ghash_last(&t, state, in, rem, post, npost);
+        if (rem != 0)
             gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
-        }
     } else if (nbatches == 0) {
-        if (rem != 0) {
+        if (rem != 0)
             gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
-            state = ghash_blocks(&t, state, out, rem);
-        }
+        state = ghash_last(&t, state, out, rem, post, npost);
     } else {
         /* Encryption hashes the previous batch's output while making the
          * next one; the last batch is hashed with the tail. */
@@ -788,8 +830,7 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
         if (rem != 0)
             gcm_ctr_tail(rk, nr, prefix, counter, rem, out + BATCH_BYTES, in + BATCH_BYTES);
         state = ghash_batch(&t, state, out);
-        if (rem != 0)
-            state = ghash_blocks(&t, state, out + BATCH_BYTES, rem);
+        state = ghash_last(&t, state, out + BATCH_BYTES, rem, post, npost);
     }
     counter += (uint32_t)rem;
     gcm_table_wipe(&t);
@@ -799,8 +840,10 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
 
 static V_NOINLINE void gcm_whole(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                                  uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out,
-                                 const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb) {
-    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
+                                 const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb, uint8_t *post,
+                                 size_t npost, size_t partial) {
+    BY_ROUNDS(ks, gcm_body, ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb, post, npost,
+              partial);
 }
 
 /* Fewer blocks than this go through the narrow kernels, one call each
@@ -812,43 +855,48 @@ static V_NOINLINE void gcm_whole(const hwc_ks *ks, const hwc_ghash_key *hk, int 
 
 static void gcm_short(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                       uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out, const uint8_t *in,
-                      size_t nblocks, uint8_t *ecb, size_t n_ecb) {
+                      size_t nblocks, uint8_t *ecb, size_t n_ecb, uint8_t *post, size_t npost, size_t partial) {
     const hwc_ghash_impl *ghash = GCM_GHASH();
     if (n_ecb != 0)
         hwc_aesni_ecb_enc(ks, ecb, ecb, n_ecb);
+    if (partial != 0 && !decrypt)
+        gcm_encrypt_partial(post, ecb, partial);
     if (npre != 0)
         ghash->update(hk, ghash_state, pre, npre);
-    if (nblocks == 0)
-        return;
-    if (decrypt) {
-        ghash->update(hk, ghash_state, in, nblocks); /* before CTR overwrites it */
-        hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
-    } else {
-        hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
-        ghash->update(hk, ghash_state, out, nblocks);
+    if (nblocks != 0) {
+        if (decrypt) {
+            ghash->update(hk, ghash_state, in, nblocks); /* before CTR overwrites it */
+            hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
+        } else {
+            hwc_aesni_ctr32(ks, ctr, out, in, nblocks);
+            ghash->update(hk, ghash_state, out, nblocks);
+        }
     }
+    if (npost != 0)
+        ghash->update(hk, ghash_state, post, npost);
 }
 
 static void vaes_gcm_crypt(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, uint8_t ctr[16],
                            uint8_t ghash_state[16], const uint8_t *pre, size_t npre, uint8_t *out,
-                           const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb) {
+                           const uint8_t *in, size_t nblocks, uint8_t *ecb, size_t n_ecb, uint8_t *post,
+                           size_t npost, size_t partial) {
     if (nblocks < GCM_WHOLE_MIN)
-        gcm_short(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
+        gcm_short(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb, post, npost, partial);
     else
-        gcm_whole(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb);
+        gcm_whole(ks, hk, decrypt, ctr, ghash_state, pre, npre, out, in, nblocks, ecb, n_ecb, post, npost, partial);
 }
 
 static size_t vaes_gcm_enc(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks) {
     if (nblocks != 0)
-        vaes_gcm_crypt(ks, hk, 0, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0);
+        vaes_gcm_crypt(ks, hk, 0, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0, NULL, 0, 0);
     return nblocks;
 }
 
 static size_t vaes_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ctr[16], uint8_t ghash_state[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks) {
     if (nblocks != 0)
-        vaes_gcm_crypt(ks, hk, 1, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0);
+        vaes_gcm_crypt(ks, hk, 1, ctr, ghash_state, NULL, 0, out, in, nblocks, NULL, 0, NULL, 0, 0);
     return nblocks;
 }
 
