@@ -12,7 +12,9 @@
  *   - CTR: the 128-bit counter wraps (ff..ff is followed by 00..00), carries
  *     cross the 32- and 64-bit boundaries;
  *   - GCM: the 32-bit counter wraps mod 2^32 without carrying into the upper
- *     96 bits (IVs chosen so that J0 ends in ff ff ff fe, ...);
+ *     96 bits (IVs chosen so that J0 ends in ff ff ff fe, ...); records
+ *     streamed from every offset of a block (lengths 1..1350) equal one
+ *     update, in place too;
  *   - XTS ciphertext stealing for every length 16..100, and block-boundary
  *     lengths to 4096 (against a reference built from single-block ECB, in
  *     IEEE 1619 or GB/T 17964 tweak order; and OpenSSL for AES);
@@ -1304,6 +1306,69 @@ static void prop_siv_stream(const hwc_cipher *c, const char *impl) {
     }
 }
 
+/* ---------------------------------------------- GCM records at offsets */
+
+/* GCM streamed as records, every record starting at every offset 0..15 of
+ * a block: updates of p, L, L and the rest, against one update; encrypt and
+ * decrypt, out of place and in place. L spans the sizes where an update
+ * completes a waiting partial block, runs the back end's one-call kernel
+ * (16 whole blocks and more) and leaves a new partial block, and the
+ * short updates that do not reach it. */
+static void prop_gcm_records(const hwc_cipher *c, const char *impl) {
+    static const size_t lens[] = {1, 15, 17, 100, 255, 256, 257, 262, 271, 300, 513, 1350};
+    const size_t klen = hwc_cipher_key_len(c), rest = 37;
+    char what[200];
+    uint8_t k[32], n12[12];
+    test_rand_bytes(k, klen);
+    test_rand_bytes(n12, sizeof n12);
+    test_rand_bytes(aad, 13);
+    op o;
+    memset(&o, 0, sizeof o);
+    o.c = c;
+    o.impl = impl;
+    o.padding = -1;
+    o.key = k;
+    o.klen = klen;
+    o.iv = n12;
+    o.ivlen = sizeof n12;
+    o.aad = aad;
+    o.aadlen = 13;
+    o.taglen = 16;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        for (size_t p = 0; p < 16; p++) {
+            const size_t L = lens[li], n = p + 2 * L + rest;
+            size_t outlen;
+            split ds = {4, {p, L, L, rest}};
+            test_rand_bytes(pt, n);
+            o.enc = HWC_ENCRYPT;
+            int rc = run(&o, pt, n, ct, &outlen, tag, NULL, NULL);
+            snprintf(what, sizeof what, "%s impl=%s records %zu, %zu, %zu, %zu", hwc_cipher_name(c), impl, p, L, L,
+                     rest);
+            if (!CHECKF(rc == 0 && outlen == n, "%s: one update: rc %d (%s)", what, rc, hwc_strerror(rc)))
+                continue;
+            for (int inplace = 0; inplace < 2; inplace++) {
+                memcpy(tmp, pt, n);
+                memset(tag2, 0xcc, sizeof tag2);
+                rc = run(&o, inplace ? tmp : pt, n, tmp, &outlen, tag2, &ds, NULL);
+                if (CHECKF(rc == 0 && outlen == n, "%s%s encrypt: rc %d (%s)", what, inplace ? " in place" : "",
+                           rc, hwc_strerror(rc))) {
+                    CHECK_MEM(tmp, ct, n, what);
+                    CHECK_MEM(tag2, tag, 16, what);
+                }
+                o.enc = HWC_DECRYPT;
+                o.tagin = tag;
+                memcpy(tmp, ct, n);
+                rc = run(&o, inplace ? tmp : ct, n, tmp, &outlen, NULL, &ds, NULL);
+                if (CHECKF(rc == 0 && outlen == n, "%s%s decrypt: rc %d (%s)", what, inplace ? " in place" : "",
+                           rc, hwc_strerror(rc)))
+                    CHECK_MEM(tmp, pt, n, what);
+                o.enc = HWC_ENCRYPT;
+                o.tagin = NULL;
+            }
+        }
+    }
+}
+
 /* ------------------------------------------------------------ driver */
 
 int main(void) {
@@ -1327,8 +1392,10 @@ int main(void) {
             prop_tamper(c, impl);
             if (m == HWC_MODE_CTR)
                 prop_ctr_wrap(c, impl);
-            if (m == HWC_MODE_GCM)
+            if (m == HWC_MODE_GCM) {
                 prop_gcm_wrap(c, impl);
+                prop_gcm_records(c, impl);
+            }
             if (m == HWC_MODE_XTS)
                 prop_xts(c, impl);
             if (m == HWC_MODE_CFB1)

@@ -329,6 +329,35 @@ static void gcm_crypt_partial(gcm_state *st, int encrypt, uint8_t *out, const ui
     }
 }
 
+/* gcm_crypt_partial for the one-call path: n (0..15) bytes in words of 8,
+ * 4, 2 and 1 bytes, the keystream position in a register. The byte loop
+ * reloads pending_len after every byte store (a uint8_t store may alias
+ * it): a chain through memory of several cycles a byte, paid at both ends
+ * of every streamed update whose length is not a multiple of 16. Reads
+ * each word of input before writing it, so out == in works. */
+#define GCM_PARTIAL_WORD(W, T)                                                                                  \
+    if (n & (W)) {                                                                                             \
+        T x, k, y;                                                                                             \
+        memcpy(&x, in + i, W);                                                                                 \
+        memcpy(&k, ks + i, W);                                                                                 \
+        y = (T)(x ^ k);                                                                                        \
+        memcpy(out + i, &y, W);                                                                                \
+        memcpy(keep + i, encrypt ? &y : &x, W);                                                                \
+        i += (W);                                                                                              \
+    }
+static inline void gcm_crypt_partial_words(gcm_state *st, int encrypt, uint8_t *out, const uint8_t *in, size_t n) {
+    const size_t pos = st->pending_len;
+    const uint8_t *ks = st->keystream + pos;
+    uint8_t *keep = st->pending + pos;
+    size_t i = 0;
+    GCM_PARTIAL_WORD(8, uint64_t)
+    GCM_PARTIAL_WORD(4, uint32_t)
+    GCM_PARTIAL_WORD(2, uint16_t)
+    GCM_PARTIAL_WORD(1, uint8_t)
+    st->pending_len = pos + n;
+}
+#undef GCM_PARTIAL_WORD
+
 /* One whole block that ends the update, pending empty: CTR on the caller's
  * buffers, the ciphertext kept unhashed (copied from `in` before CTR
  * overwrites it when decrypting in place). */
@@ -378,7 +407,7 @@ static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const 
         size_t take = HWC_BLOCK - st->pending_len;
         if (take > in_len)
             take = in_len;
-        gcm_crypt_partial(st, encrypt, out, in, take);
+        gcm_crypt_partial_words(st, encrypt, out, in, take);
         done = take;
         if (done == in_len)
             return HWC_OK; /* the block (partial or now full) still waits */
@@ -412,26 +441,25 @@ static int gcm_update_one_call(hwc_ctx *ctx, gcm_state *st, uint8_t *out, const 
         } else if (rest != 0) {
             memset(st->keystream, 0, sizeof st->keystream);
             k_ctr32(ctx->impl, &ctx->ks[0], st->ctr, st->keystream, st->keystream, 1);
-            gcm_crypt_partial(st, encrypt, out + done, in + done, rest);
+            gcm_crypt_partial_words(st, encrypt, out + done, in + done, rest);
         }
         return HWC_OK;
     }
-    alignas(16) uint8_t counter[16];
     size_t n_ecb = 0;
     if (rest != 0) {
-        /* The new partial block's counter: the one after the whole blocks. */
-        gcm_copy16(counter, st->ctr);
-        hwc_store_be32(counter + 12, hwc_load_be32(st->ctr + 12) + (uint32_t)nblocks);
+        /* The new partial block's counter, the one after the whole blocks,
+         * becomes its keystream in place (the state's block, wiped with the
+         * message). */
+        gcm_copy16(st->keystream, st->ctr);
+        hwc_store_be32(st->keystream + 12, hwc_load_be32(st->ctr + 12) + (uint32_t)nblocks);
         n_ecb = 1;
     }
     st->crypt(&ctx->ks[0], &st->hkey, !encrypt, st->ctr, st->hash, pre, npre, out + done, in + done, nblocks,
-              counter, n_ecb, NULL, 0, 0);
+              st->keystream, n_ecb, NULL, 0, 0);
     done += HWC_BLOCK * nblocks;
     if (rest != 0) {
-        gcm_copy16(st->keystream, counter);
-        hwc_wipe(counter, sizeof counter);
         hwc_ctr32_inc(st->ctr);
-        gcm_crypt_partial(st, encrypt, out + done, in + done, rest);
+        gcm_crypt_partial_words(st, encrypt, out + done, in + done, rest);
     }
     return HWC_OK;
 }
