@@ -1,7 +1,7 @@
 /*
  * ab_cycles: two builds of libhwcrypt in one process, measured in turn.
  *
- *   ab_cycles OLD.so NEW.so CIPHER BYTES stream|seal|open [ROUNDS]
+ *   ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS]
  *
  * Loads both shared libraries (dlopen, each its own copy of every symbol),
  * then alternates 40 (or ROUNDS) short rounds between them: each round
@@ -15,6 +15,7 @@
  * swings by 10-20% here for identical code. The core clock is measured
  * against the TSC with a chain of dependent ADDs.
  *   stream: hwc_update on one long message; for XTS, one data unit per call
+ *   stream-dec: the same, decrypting
  *   seal / open: hwc_aead_seal / hwc_aead_open with a 12-byte nonce and 13
  *   bytes of AAD (the open of a message sealed first)
  * HWCRYPT_CAPS applies to both.
@@ -53,7 +54,7 @@ static const uint8_t key[64] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 
                                 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64};
 static uint8_t iv[16] = {7, 6, 5, 4, 3, 2, 1}, aad[13], tag[16], *in, *out, *sealed;
 static size_t len;
-static int mode, xts;
+static int mode, xts, decrypt_stream;
 
 static void *sym(void *h, const char *name) {
     void *p = dlsym(h, name);
@@ -89,7 +90,8 @@ static void load(lib *l, const char *path, const char *cipher) {
         exit(2);
     }
     size_t ivl = l->iv_len(l->cipher);
-    if (l->init(l->ctx, l->cipher, mode == OPEN ? 0 : 1, key, l->key_len(l->cipher), ivl ? iv : NULL, ivl) != 0) {
+    const int enc = mode != OPEN && !decrypt_stream;
+    if (l->init(l->ctx, l->cipher, enc, key, l->key_len(l->cipher), ivl ? iv : NULL, ivl) != 0) {
         fprintf(stderr, "ab_cycles: %s: init failed\n", path);
         exit(2);
     }
@@ -102,7 +104,7 @@ static int op(lib *l) {
     case SEAL: return l->seal(l->ctx, iv, 12, aad, sizeof aad, in, len, out, tag, 16);
     case OPEN: return l->open(l->ctx, iv, 12, aad, sizeof aad, sealed, len, out, tag, 16);
     default:
-        if (xts && l->init(l->ctx, NULL, 1, NULL, 0, iv, 16) != 0)
+        if (xts && l->init(l->ctx, NULL, !decrypt_stream, NULL, 0, iv, 16) != 0)
             return -1;
         return l->update(l->ctx, out, &n, in, len);
     }
@@ -131,12 +133,13 @@ static double core_cycle(void) {
 
 int main(int argc, char **argv) {
     if (argc < 6) {
-        fprintf(stderr, "usage: ab_cycles OLD.so NEW.so CIPHER BYTES stream|seal|open [ROUNDS]\n");
+        fprintf(stderr, "usage: ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS]\n");
         return 2;
     }
     len = strtoul(argv[4], NULL, 10);
     mode = !strcmp(argv[5], "seal") ? SEAL : !strcmp(argv[5], "open") ? OPEN : STREAM;
     xts = strstr(argv[3], "xts") != NULL;
+    decrypt_stream = !strcmp(argv[5], "stream-dec");
     const int rounds = argc > 6 ? atoi(argv[6]) : 40;
     in = malloc(len + 64);
     out = malloc(len + 64);
