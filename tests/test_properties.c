@@ -780,16 +780,8 @@ static void prop_ctr_wrap(const hwc_cipher *c, const char *impl) {
             continue;
         size_t n = NB * 16 - 5, outlen;
         test_rand_bytes(pt, n);
-        op o;
-        memset(&o, 0, sizeof o);
-        o.c = c;
-        o.impl = impl;
-        o.enc = HWC_ENCRYPT;
-        o.padding = -1;
-        o.key = k;
-        o.klen = klen;
-        o.iv = start;
-        o.ivlen = 16;
+        op o = {.c = c, .impl = impl, .enc = HWC_ENCRYPT, .padding = -1, .key = k, .klen = klen, .iv = start,
+                .ivlen = 16};
         for (int s = 0; s < 3; s++) {
             split ds;
             if (s == 0)
@@ -939,19 +931,8 @@ static void prop_gcm_wrap(const hwc_cipher *c, const char *impl) {
         size_t n = NB * 16 - 3, outlen;
         test_rand_bytes(pt, n);
         test_rand_bytes(aad, 20);
-        op o;
-        memset(&o, 0, sizeof o);
-        o.c = c;
-        o.impl = impl;
-        o.enc = HWC_ENCRYPT;
-        o.padding = -1;
-        o.key = k;
-        o.klen = klen;
-        o.iv = ivx;
-        o.ivlen = 16;
-        o.aad = aad;
-        o.aadlen = 20;
-        o.taglen = 16;
+        op o = {.c = c, .impl = impl, .enc = HWC_ENCRYPT, .padding = -1, .key = k, .klen = klen, .iv = ivx, .ivlen = 16,
+                .aad = aad, .aadlen = 20, .taglen = 16};
         for (int s = 0; s < 3; s++) {
             split ds;
             if (s == 0)
@@ -1090,16 +1071,7 @@ static void prop_xts(const hwc_cipher *c, const char *impl) {
         rand_key(c, k, klen);
         test_rand_bytes(tw, 16);
         test_rand_bytes(pt, n);
-        op o;
-        memset(&o, 0, sizeof o);
-        o.c = c;
-        o.impl = impl;
-        o.enc = HWC_ENCRYPT;
-        o.padding = -1;
-        o.key = k;
-        o.klen = klen;
-        o.iv = tw;
-        o.ivlen = 16;
+        op o = {.c = c, .impl = impl, .enc = HWC_ENCRYPT, .padding = -1, .key = k, .klen = klen, .iv = tw, .ivlen = 16};
         snprintf(what, sizeof what, "%s impl=%s XTS len=%zu", hwc_cipher_name(c), impl, n);
         int rc = run(&o, pt, n, ct, &outlen, NULL, NULL, NULL);
         if (!CHECKF(rc == 0 && outlen == n, "%s encrypt: rc %d (%s)", what, rc, hwc_strerror(rc))) {
@@ -1322,18 +1294,8 @@ static void prop_gcm_records(const hwc_cipher *c, const char *impl) {
     test_rand_bytes(k, klen);
     test_rand_bytes(n12, sizeof n12);
     test_rand_bytes(aad, 13);
-    op o;
-    memset(&o, 0, sizeof o);
-    o.c = c;
-    o.impl = impl;
-    o.padding = -1;
-    o.key = k;
-    o.klen = klen;
-    o.iv = n12;
-    o.ivlen = sizeof n12;
-    o.aad = aad;
-    o.aadlen = 13;
-    o.taglen = 16;
+    op o = {.c = c, .impl = impl, .padding = -1, .key = k, .klen = klen, .iv = n12, .ivlen = sizeof n12, .aad = aad,
+            .aadlen = 13, .taglen = 16};
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
         for (size_t p = 0; p < 16; p++) {
             /* HWC_TEST_STRIDE=N: every Nth offset, a different one for
