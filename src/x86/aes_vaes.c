@@ -69,19 +69,9 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 }
 #define NARROW(ks) narrow_of(ks)
 
-/* GCM: the sixteen powers of a batch are the vpclmul key itself. */
+/* GCM: the powers of H are the vpclmul key (aes_vaes_wide.h reads it). */
 #define GCM_GHASH() hwc_ghash_vpclmul_get()
 #define GCM_COUNT_IN_PLACE 1
-typedef struct gcm_table {
-    const uint8_t *power, *karatsuba;
-} gcm_table;
-static inline void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
-    t->power = vpclmul_power_slots(hk);
-    t->karatsuba = vpclmul_karatsuba_slots(hk);
-}
-static inline void gcm_table_wipe(gcm_table *t) { (void)t; }
-#define gcm_table_slot(t, s) ((t)->power + 16 * (s))
-#define gcm_table_kslot(t, s) ((t)->karatsuba + 16 * (s))
 
 #define VAES_NAME "vaes"
 #define VAES_GHASH_NAME "vpclmul"

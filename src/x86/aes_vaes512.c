@@ -69,20 +69,9 @@ static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int wan
 }
 #define NARROW(ks) ((void)(ks), &hwc_aes_vaes_table)
 
-/* GCM: the 32 powers of a batch are the vpclmul512 key itself (slot s
- * holds H^(32-s)). */
+/* GCM: the powers of H are the vpclmul512 key (aes_vaes_wide.h reads it). */
 #define GCM_GHASH() hwc_ghash_vpclmul512_get()
 #define GCM_COUNT_IN_PLACE 0
-typedef struct gcm_table {
-    const uint8_t *power, *karatsuba;
-} gcm_table;
-static inline void gcm_table_init(gcm_table *t, const hwc_ghash_key *hk) {
-    t->power = vpclmul512_power_slots(hk);
-    t->karatsuba = vpclmul512_karatsuba_slots(hk);
-}
-static inline void gcm_table_wipe(gcm_table *t) { (void)t; }
-#define gcm_table_slot(t, s) ((t)->power + 16 * (s))
-#define gcm_table_kslot(t, s) ((t)->karatsuba + 16 * (s))
 
 #define VAES_NAME "vaes512"
 #define VAES_GHASH_NAME "vpclmul512"

@@ -21,11 +21,6 @@
  *   GCM_COUNT_IN_PLACE     1: count on the big-endian counter's last byte
  *                          while it does not wrap in the batch; 0: always
  *                          on the byte-reversed counter
- *   gcm_table, gcm_table_init(), gcm_table_wipe(), gcm_table_slot(),
- *   gcm_table_kslot()      the H powers of one batch in the paired GHASH
- *                          key: slot s holds H^(BATCH - s) (and its
- *                          Karatsuba half), so register q's powers are the
- *                          16 * LANES bytes at slot LANES * q
  *   GCM_GHASH()            the paired GHASH back end (short GCM calls use
  *                          its update)
  *   VAES_NAME, VAES_GHASH_NAME, VAES_CAPS, VAES_GETTER, vaes_set_key  the table
@@ -552,6 +547,23 @@ static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t firs
 
 /* ------------------------------------------------------------------ GCM */
 
+/* The powers of H in the paired GHASH key (vpclmul_ghash_key, both
+ * widths): H^32..H^1 and their Karatsuba halves. A group of n blocks
+ * hashed with one reduction gives block j H^(n-j); the LANES powers of a
+ * register starting at H^e are the 16 * LANES bytes at gcm_power(t, e)
+ * (descending). A group can take up to GCM_GROUP_MAX blocks: a whole
+ * batch and, with 256-bit registers, the blocks after the last one. */
+#define GCM_GROUP_MAX VPCLMUL_KEY_POWERS
+typedef struct gcm_table {
+    const uint8_t *power, *karatsuba;
+} gcm_table;
+
+V_INLINE gcm_table gcm_table_of(const hwc_ghash_key *hk) {
+    return (gcm_table){vpclmul_power_slots(hk), vpclmul_karatsuba_slots(hk)};
+}
+#define gcm_power(t, e) ((t)->power + 16 * (GCM_GROUP_MAX - (e)))
+#define gcm_power_karatsuba(t, e) ((t)->karatsuba + 16 * (GCM_GROUP_MAX - (e)))
+
 /* An unreduced sum of 256-bit products, LANES lanes of Karatsuba parts. */
 typedef struct clmul_accv {
     vec lo, mid, hi;
@@ -573,14 +585,15 @@ V_INLINE void acc_mul(clmul_accv *acc, vec x, vec h, vec h_mid) {
     __asm__("" : "+v"(acc->lo), "+v"(acc->mid), "+v"(acc->hi));
 }
 
-/* Register q of a batch of ciphertext into the GHASH sum; the state joins
- * the batch's first block. */
+/* Register q of a batch of ciphertext into the GHASH sum of a group whose
+ * first block is the batch's and takes H^top (BATCH, or more when blocks
+ * after the batch join the group); the state joins that block. */
 V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, const uint8_t *blocks,
-                               unsigned q) {
+                               unsigned q, size_t top) {
     vec x = v_shuffle8(v_loadu(blocks + VBYTES * q), byteswap_lanes());
     if (q == 0)
         x = v_xor(x, v_zext(state));
-    acc_mul(acc, x, v_loadu(gcm_table_slot(t, LANES * q)), v_loadu(gcm_table_kslot(t, LANES * q)));
+    acc_mul(acc, x, v_loadu(gcm_power(t, top - LANES * q)), v_loadu(gcm_power_karatsuba(t, top - LANES * q)));
 }
 
 /* acc * x^-128 mod Q in each lane, then the lanes summed (the reduction is
@@ -597,45 +610,52 @@ V_INLINE __m128i ghash_reduce(const clmul_accv *acc) {
     return v_fold(hi);
 }
 
-/* Adds the n blocks at p (0..BATCH) to the unreduced sums acc (a register
- * of LANES blocks at a time) and single (the first n % LANES blocks, one at
- * a time, 128-bit products); block j takes the table's slot `slot` + j. The
+/* Adds the n blocks at p (0..GCM_GROUP_MAX) to the unreduced sums acc (a
+ * register of LANES blocks at a time) and single (the first n % LANES
+ * blocks, one at a time, 128-bit products); block j takes H^(top - j). The
  * state joins the first block when join is set. */
 V_INLINE void ghash_add_blocks(clmul_accv *acc, clmul_acc *single, const gcm_table *t, __m128i state, int join,
-                               const uint8_t *p, size_t n, size_t slot) {
+                               const uint8_t *p, size_t n, size_t top) {
     const __m128i bswap = pclmul_byteswap_mask();
     const size_t singles = n % LANES;
-    for (size_t i = 0; i < singles; i++, p += 16, slot++) {
+    for (size_t i = 0; i < singles; i++, p += 16, top--) {
         __m128i x = _mm_shuffle_epi8(x86_loadu(p), bswap);
         if (join && i == 0)
             x = _mm_xor_si128(x, state);
-        clmul_acc_add(single, x, _mm_loadu_si128((const __m128i *)(const void *)gcm_table_slot(t, slot)),
-                      _mm_loadu_si128((const __m128i *)(const void *)gcm_table_kslot(t, slot)));
+        clmul_acc_add(single, x, _mm_loadu_si128((const __m128i *)(const void *)gcm_power(t, top)),
+                      _mm_loadu_si128((const __m128i *)(const void *)gcm_power_karatsuba(t, top)));
     }
-    for (size_t i = singles; i < n; i += LANES, p += VBYTES, slot += LANES) {
+    for (size_t i = singles; i < n; i += LANES, p += VBYTES, top -= LANES) {
         vec x = v_shuffle8(v_loadu(p), byteswap_lanes());
         if (join && i == 0)
             x = v_xor(x, v_zext(state));
-        acc_mul(acc, x, v_loadu(gcm_table_slot(t, slot)), v_loadu(gcm_table_kslot(t, slot)));
+        acc_mul(acc, x, v_loadu(gcm_power(t, top)), v_loadu(gcm_power_karatsuba(t, top)));
     }
 }
 
-/* GHASH of the n1 blocks at p1 then the n2 at p2 (n1 + n2 in 1..BATCH)
- * with one reduction: block j of the n1 + n2 takes H^(n1+n2-j), the
- * table's slot BATCH - n1 - n2 + j. */
+/* The single-block products joined to the register sums, then reduced. */
+V_INLINE __m128i ghash_reduce_with(clmul_accv *acc, const clmul_acc *single) {
+    acc->lo = v_xor(acc->lo, v_zext(single->lo));
+    acc->mid = v_xor(acc->mid, v_zext(single->mid));
+    acc->hi = v_xor(acc->hi, v_zext(single->hi));
+    return ghash_reduce(acc);
+}
+
+V_INLINE void single_zero(clmul_acc *single) {
+    single->lo = single->mid = single->hi = _mm_setzero_si128();
+}
+
+/* GHASH of the n1 blocks at p1 then the n2 at p2 (n1 + n2 in
+ * 1..GCM_GROUP_MAX) with one reduction. */
 V_INLINE __m128i ghash_blocks2(const gcm_table *t, __m128i state, const uint8_t *p1, size_t n1, const uint8_t *p2,
                                size_t n2) {
     clmul_acc single;
-    single.lo = single.mid = single.hi = _mm_setzero_si128();
+    single_zero(&single);
     clmul_accv acc;
     acc_zero(&acc);
-    const size_t slot = BATCH - n1 - n2;
-    ghash_add_blocks(&acc, &single, t, state, 1, p1, n1, slot);
-    ghash_add_blocks(&acc, &single, t, state, n1 == 0, p2, n2, slot + n1);
-    acc.lo = v_xor(acc.lo, v_zext(single.lo));
-    acc.mid = v_xor(acc.mid, v_zext(single.mid));
-    acc.hi = v_xor(acc.hi, v_zext(single.hi));
-    return ghash_reduce(&acc);
+    ghash_add_blocks(&acc, &single, t, state, 1, p1, n1, n1 + n2);
+    ghash_add_blocks(&acc, &single, t, state, n1 == 0, p2, n2, n2);
+    return ghash_reduce_with(&acc, &single);
 }
 
 V_INLINE __m128i ghash_blocks(const gcm_table *t, __m128i state, const uint8_t *p, size_t n) {
@@ -643,13 +663,13 @@ V_INLINE __m128i ghash_blocks(const gcm_table *t, __m128i state, const uint8_t *
 }
 
 /* GHASH of the last n (0..BATCH-1) data blocks at p and the npost (0..2)
- * blocks at post: one reduction when they fit in one table, so the
+ * blocks at post: one reduction when they fit in one group, so the
  * lengths block adds no reduction of its own. */
 V_INLINE __m128i ghash_last(const gcm_table *t, __m128i state, const uint8_t *p, size_t n, const uint8_t *post,
                             size_t npost) {
     if (npost == 0) /* an update: the tail alone */
         return n != 0 ? ghash_blocks(t, state, p, n) : state;
-    if (n + npost > BATCH) {
+    if (n + npost > GCM_GROUP_MAX) {
         state = ghash_blocks(t, state, p, n);
         n = 0;
     }
@@ -735,7 +755,7 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = v_aesenc(b[j], k);
         if (hash_in)
-            ghash_batch_part(&acc, t, state, hash_in, r % WIDE);
+            ghash_batch_part(&acc, t, state, hash_in, r % WIDE, BATCH);
     }
     for (unsigned r = WIDE + 1; r < nr; r++) {
         const vec k = round_key(rk, r);
@@ -750,13 +770,27 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
     return hash_in ? ghash_reduce(&acc) : state;
 }
 
-/* GHASH of one batch alone (the last ciphertext of an encryption). */
-V_INLINE __m128i ghash_batch(const gcm_table *t, __m128i state, const uint8_t *blocks) {
+/* GHASH of the last batch of an encryption (at p, alone: its AES is done),
+ * then the n (0..BATCH-1) data blocks after it and the npost (0..2) blocks
+ * at post: one group and one reduction when they fit, so the tail and the
+ * lengths block add no reduction and no product chain of their own. */
+V_INLINE __m128i ghash_last_batch(const gcm_table *t, __m128i state, const uint8_t *p, size_t n,
+                                  const uint8_t *post, size_t npost) {
     clmul_accv acc;
     acc_zero(&acc);
+    if (BATCH + n + npost > GCM_GROUP_MAX) {
+        for (unsigned q = 1; q <= WIDE; q++)
+            ghash_batch_part(&acc, t, state, p, q % WIDE, BATCH); /* the state's register last */
+        return ghash_last(t, ghash_reduce(&acc), p + BATCH_BYTES, n, post, npost);
+    }
     for (unsigned q = 1; q <= WIDE; q++)
-        ghash_batch_part(&acc, t, state, blocks, q % WIDE); /* the state's register last */
-    return ghash_reduce(&acc);
+        ghash_batch_part(&acc, t, state, p, q % WIDE, BATCH + n + npost);
+    clmul_acc single;
+    single_zero(&single);
+    const __m128i unused = _mm_setzero_si128(); /* the state joined the batch */
+    ghash_add_blocks(&acc, &single, t, unused, 0, p + BATCH_BYTES, n, n + npost);
+    ghash_add_blocks(&acc, &single, t, unused, 0, post, npost, npost);
+    return ghash_reduce_with(&acc, &single);
 }
 
 /* E(blocks) in place for n (1..2) blocks at p: one register (the counter
@@ -801,8 +835,7 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
     __m128i state = _mm_shuffle_epi8(x86_loadu(ghash_state), bswap);
     size_t nbatches = nblocks / BATCH;
     const size_t rem = nblocks % BATCH;
-    gcm_table t;
-    gcm_table_init(&t, hk);
+    const gcm_table t = gcm_table_of(hk);
     if (n_ecb != 0)
         gcm_ecb_extra(rk, nr, ecb, n_ecb);
     if (partial != 0 && !decrypt)
@@ -810,7 +843,10 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
     if (npre != 0)
         state = ghash_blocks(&t, state, pre, npre);
     if (decrypt) {
-        /* GHASH reads each batch's ciphertext before CTR overwrites it. */
+        /* GHASH reads each batch's ciphertext before CTR overwrites it.
+         * (The last batch's group taking the tail and post blocks too, as
+         * encryption's does, measured 4-5% slower at 1350 bytes: its GHASH
+         * then outlasts its AES, and the tail's CTR waits.) */
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
         state = ghash_last(&t, state, in, rem, post, npost);
@@ -829,11 +865,9 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
             state = gcm_batch(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
         if (rem != 0)
             gcm_ctr_tail(rk, nr, prefix, counter, rem, out + BATCH_BYTES, in + BATCH_BYTES);
-        state = ghash_batch(&t, state, out);
-        state = ghash_last(&t, state, out + BATCH_BYTES, rem, post, npost);
+        state = ghash_last_batch(&t, state, out, rem, post, npost);
     }
     counter += (uint32_t)rem;
-    gcm_table_wipe(&t);
     hwc_store_be32(ctr + 12, counter);
     x86_storeu(ghash_state, _mm_shuffle_epi8(state, bswap));
 }

@@ -14,16 +14,15 @@
  * x86_internal.h). A tail of n < 16 blocks uses the last n powers of the
  * same table. No branch or address depends on H or the data.
  *
- * Key layout: vpclmul_ghash_key in x86_internal.h, which the fused GCM
- * kernels of "vaes" read too; the key setup is the one of ghash_pclmul.c
- * with that layout.
+ * Key layout: vpclmul_ghash_key in x86_internal.h (H^32..H^1), shared with
+ * "vpclmul512" and read by the fused GCM kernels of "vaes" and "vaes512";
+ * this kernel reads its low half, H^16..H^1. The key setup is the one of
+ * ghash_pclmul.c for that half, then H^17..H^32 as H^1..H^16 times H^16,
+ * two per 256-bit product: made once per key, not per call.
  *
- * "vpclmul512" (AVX-512, paired with "vaes512") keeps H^32..H^17 in its key
- * as well (vpclmul512_ghash_key), for the 32-block batches of vaes512's
- * fused GCM: made at key setup, four per 512-bit product, not per call.
- * Its GHASH takes 32-block steps in 512-bit registers, the rest (and its
- * POLYVAL, whose per-nonce key has only that half) through the 256-bit
- * kernel below on the H^16..H^1 half.
+ * "vpclmul512" (AVX-512, paired with "vaes512") takes 32-block steps in
+ * 512-bit registers over the whole key, the rest (and POLYVAL, whose
+ * per-nonce key has only the low half) through the 256-bit kernel below.
  */
 #if defined(__x86_64__)
 
@@ -35,7 +34,7 @@
 #define VPCLMUL_PAIRS (VPCLMUL_POWERS / 2)
 
 /* The sixteen powers H^16..H^1 and their Karatsuba halves, slot s holding
- * H^(16-s): the whole "vpclmul" key, the second half of "vpclmul512"'s. */
+ * H^(16-s): the key's low half. */
 typedef struct power_table {
     const uint8_t *power, *karatsuba;
 } power_table;
@@ -58,15 +57,50 @@ static inline const __m128i *key_power_karatsuba(const power_table *t, unsigned 
 
 /* ------------------------------------------------------------ key setup */
 
-static const x86_ghash_layout vpclmul_layout = {VPCLMUL_POWERS, 1, offsetof(vpclmul_ghash_key, power),
-                                                offsetof(vpclmul_ghash_key, karatsuba)};
+/* The low half in descending order (slot 16 on). */
+static const x86_ghash_layout vpclmul_low_layout = {
+    VPCLMUL_POWERS, 1, offsetof(vpclmul_ghash_key, power) + 16 * VPCLMUL_POWERS,
+    offsetof(vpclmul_ghash_key, karatsuba) + 16 * VPCLMUL_POWERS};
 
-static void vpclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    hwc_x86_ghash_init(key, h, &vpclmul_layout);
+/* The sixteen powers after H^16, H^17..H^32 = H^1..H^16 times H^16, two per
+ * 256-bit Karatsuba product and Montgomery reduction (the steps of
+ * clmul_acc_reduce, lane-wise), into slots 0..15 with their Karatsuba
+ * halves. The low half (slots 16..31) is already filled. */
+static HWC_TARGET_VPCLMUL void fill_high_powers(hwc_ghash_key *key) {
+    uint8_t *power = key->bytes + offsetof(vpclmul_ghash_key, power);
+    uint8_t *karatsuba = key->bytes + offsetof(vpclmul_ghash_key, karatsuba);
+    const uint8_t *low = power + 16 * VPCLMUL_POWERS, *low_k = karatsuba + 16 * VPCLMUL_POWERS;
+    const __m256i h16 = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)low));
+    const __m256i h16_mid = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)low_k));
+    const __m256i fold = _mm256_broadcastsi128_si256(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
+    for (unsigned m = 0; m < VPCLMUL_POWERS / 2; m++) {
+        const __m256i x = _mm256_load_si256((const __m256i *)(const void *)(low + 32 * m));
+        const __m256i lo = _mm256_clmulepi64_epi128(x, h16, 0x00), hi = _mm256_clmulepi64_epi128(x, h16, 0x11);
+        const __m256i mid = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128(_mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e)), h16_mid, 0x00),
+            _mm256_xor_si256(lo, hi));
+        const __m256i lower = _mm256_xor_si256(lo, _mm256_bslli_epi128(mid, 8));
+        const __m256i higher = _mm256_xor_si256(hi, _mm256_bsrli_epi128(mid, 8));
+        const __m256i once =
+            _mm256_xor_si256(_mm256_shuffle_epi32(lower, 0x4e), _mm256_clmulepi64_epi128(lower, fold, 0x00));
+        const __m256i twice =
+            _mm256_xor_si256(_mm256_shuffle_epi32(once, 0x4e), _mm256_clmulepi64_epi128(once, fold, 0x00));
+        const __m256i product = _mm256_xor_si256(higher, twice);
+        _mm256_store_si256((__m256i *)(void *)(power + 32 * m), product);
+        _mm256_store_si256((__m256i *)(void *)(karatsuba + 32 * m),
+                           _mm256_xor_si256(product, _mm256_shuffle_epi32(product, 0x4e)));
+    }
 }
 
+/* Both back ends' GHASH key: all 32 powers. */
+static void vpclmul_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
+    hwc_x86_ghash_init(key, h, &vpclmul_low_layout);
+    fill_high_powers(key);
+}
+
+/* POLYVAL (GCM-SIV, a new key per nonce) reads the low half only. */
 static void vpclmul_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    hwc_x86_polyval_init(key, h, &vpclmul_layout);
+    hwc_x86_polyval_init(key, h, &vpclmul_low_layout);
 }
 
 /* --------------------------------------------------------------- kernel */
@@ -185,33 +219,23 @@ VPCLMUL_INLINE void vpclmul_hash(const power_table *key, uint8_t state[16], cons
     _mm_storeu_si128((__m128i *)(void *)state, s);
 }
 
-static power_table table16(const hwc_ghash_key *key) {
-    return (power_table){vpclmul_power_slots(key), vpclmul_karatsuba_slots(key)};
-}
-
-static power_table table32_low_powers(const hwc_ghash_key *key) {
-    return (power_table){vpclmul512_power_slots(key) + 16 * VPCLMUL_POWERS,
-                         vpclmul512_karatsuba_slots(key) + 16 * VPCLMUL_POWERS};
+static power_table low_powers(const hwc_ghash_key *key) {
+    return (power_table){vpclmul_power_slots(key) + 16 * VPCLMUL_POWERS,
+                         vpclmul_karatsuba_slots(key) + 16 * VPCLMUL_POWERS};
 }
 
 static HWC_TARGET_VPCLMUL void vpclmul_ghash_update(const hwc_ghash_key *key, uint8_t state[16], const uint8_t *in,
                                                     size_t nblocks) {
-    const power_table t = table16(key);
+    const power_table t = low_powers(key);
     vpclmul_hash(&t, state, in, nblocks, 1);
 }
 
 static HWC_TARGET_VPCLMUL void vpclmul_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
                                                       const uint8_t *in, size_t nblocks) {
-    const power_table t = table16(key);
+    const power_table t = low_powers(key);
     vpclmul_hash(&t, state, in, nblocks, 0);
 }
 
-
-static HWC_TARGET_VPCLMUL void vpclmul512_polyval_update(const hwc_ghash_key *key, uint8_t state[16],
-                                                         const uint8_t *in, size_t nblocks) {
-    const power_table t = table32_low_powers(key);
-    vpclmul_hash(&t, state, in, nblocks, 0);
-}
 
 static const hwc_ghash_impl ghash_vpclmul_impl = {
     .name = "vpclmul",
@@ -233,51 +257,21 @@ const hwc_ghash_impl *hwc_ghash_vpclmul_get(void) {
 #define HWC_TARGET_VPCLMUL512 __attribute__((target("avx512f,avx512bw,vpclmulqdq,avx2,pclmul,ssse3")))
 #define VPCLMUL512_INLINE HWC_X86_INLINE HWC_TARGET_VPCLMUL512
 
-/* The sixteen powers after H^16, H^17..H^32 = H^1..H^16 times H^16, four
- * per 512-bit Karatsuba product and Montgomery reduction (the steps of
- * clmul_acc_reduce, lane-wise), into slots 0..15 with their Karatsuba
- * halves. The low half (slots 16..31) is already filled. */
-static HWC_TARGET_VPCLMUL512 void fill_high_powers(hwc_ghash_key *key) {
-    uint8_t *power = key->bytes + offsetof(vpclmul512_ghash_key, power);
-    uint8_t *karatsuba = key->bytes + offsetof(vpclmul512_ghash_key, karatsuba);
-    const uint8_t *low = power + 16 * VPCLMUL_POWERS, *low_k = karatsuba + 16 * VPCLMUL_POWERS;
-    const __m512i h16 = _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)low));
-    const __m512i h16_mid = _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)low_k));
-    const __m512i fold = _mm512_broadcast_i32x4(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
-    for (unsigned q = 0; q < VPCLMUL_POWERS / 4; q++) {
-        const __m512i x = _mm512_loadu_si512((const void *)(low + 64 * q));
-        const __m512i lo = _mm512_clmulepi64_epi128(x, h16, 0x00), hi = _mm512_clmulepi64_epi128(x, h16, 0x11);
-        const __m512i mid = _mm512_ternarylogic_epi64(
-            _mm512_clmulepi64_epi128(_mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), h16_mid, 0x00),
-            lo, hi, 0x96);
-        const __m512i lower = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
-        const __m512i higher = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
-        const __m512i once =
-            _mm512_xor_si512(_mm512_shuffle_epi32(lower, _MM_PERM_BADC), _mm512_clmulepi64_epi128(lower, fold, 0x00));
-        const __m512i twice =
-            _mm512_xor_si512(_mm512_shuffle_epi32(once, _MM_PERM_BADC), _mm512_clmulepi64_epi128(once, fold, 0x00));
-        const __m512i product = _mm512_xor_si512(higher, twice);
-        _mm512_storeu_si512((void *)(power + 64 * q), product);
-        _mm512_storeu_si512((void *)(karatsuba + 64 * q),
-                            _mm512_xor_si512(product, _mm512_shuffle_epi32(product, _MM_PERM_BADC)));
-    }
-}
-
 /* GHASH of whole 32-block steps, four blocks per register, eight registers
  * per step against H^32..H^1 (Karatsuba, one lane-wise reduction per step:
  * the steps of ghash_reduce in aes_vaes_wide.h); the state joins the first
  * block. Then the 256-bit kernel on the H^16..H^1 half for the rest. */
 static HWC_TARGET_VPCLMUL512 void vpclmul512_ghash_update(const hwc_ghash_key *key, uint8_t state[16],
                                                           const uint8_t *in, size_t nblocks) {
-    if (nblocks >= VPCLMUL512_POWERS) {
+    if (nblocks >= VPCLMUL_KEY_POWERS) {
         const __m128i bswap = pclmul_byteswap_mask();
         const __m512i bswap4 = _mm512_broadcast_i32x4(bswap);
         const __m512i fold = _mm512_broadcast_i32x4(_mm_set_epi64x(0, (long long)0xC200000000000000ull));
-        const uint8_t *power = vpclmul512_power_slots(key), *karatsuba = vpclmul512_karatsuba_slots(key);
+        const uint8_t *power = vpclmul_power_slots(key), *karatsuba = vpclmul_karatsuba_slots(key);
         __m128i s = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)state), bswap);
-        for (; nblocks >= VPCLMUL512_POWERS; nblocks -= VPCLMUL512_POWERS, in += 16 * VPCLMUL512_POWERS) {
+        for (; nblocks >= VPCLMUL_KEY_POWERS; nblocks -= VPCLMUL_KEY_POWERS, in += 16 * VPCLMUL_KEY_POWERS) {
             __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-            for (unsigned q = 0; q < VPCLMUL512_POWERS / 4; q++) {
+            for (unsigned q = 0; q < VPCLMUL_KEY_POWERS / 4; q++) {
                 __m512i x = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(in + 64 * q)), bswap4);
                 if (q == 0)
                     x = _mm512_xor_si512(x, _mm512_zextsi128_si512(s));
@@ -300,24 +294,9 @@ static HWC_TARGET_VPCLMUL512 void vpclmul512_ghash_update(const hwc_ghash_key *k
         _mm_storeu_si128((__m128i *)(void *)state, _mm_shuffle_epi8(s, bswap));
     }
     if (nblocks != 0) {
-        const power_table t = table32_low_powers(key);
+        const power_table t = low_powers(key);
         vpclmul_hash(&t, state, in, nblocks, 1);
     }
-}
-
-/* The low half in the vpclmul layout's order (descending, slot 16 on). */
-static const x86_ghash_layout vpclmul512_low_layout = {
-    VPCLMUL_POWERS, 1, offsetof(vpclmul512_ghash_key, power) + 16 * VPCLMUL_POWERS,
-    offsetof(vpclmul512_ghash_key, karatsuba) + 16 * VPCLMUL_POWERS};
-
-static void vpclmul512_ghash_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    hwc_x86_ghash_init(key, h, &vpclmul512_low_layout);
-    fill_high_powers(key);
-}
-
-/* POLYVAL (GCM-SIV, a new key per nonce) reads the low half only. */
-static void vpclmul512_polyval_init(hwc_ghash_key *key, const uint8_t h[16]) {
-    hwc_x86_polyval_init(key, h, &vpclmul512_low_layout);
 }
 
 static const hwc_ghash_impl ghash_vpclmul512_impl = {
@@ -325,10 +304,10 @@ static const hwc_ghash_impl ghash_vpclmul512_impl = {
     .required_caps = HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_AVX2 | HWC_CAP_VPCLMUL | HWC_CAP_AVX512,
     .flags = HWC_IMPL_CONSTANT_TIME,
     .usable = NULL,
-    .init = vpclmul512_ghash_init,
+    .init = vpclmul_ghash_init, /* the same key */
     .update = vpclmul512_ghash_update,
-    .polyval_init = vpclmul512_polyval_init,
-    .polyval_update = vpclmul512_polyval_update,
+    .polyval_init = vpclmul_polyval_init,
+    .polyval_update = vpclmul_polyval_update,
 };
 
 const hwc_ghash_impl *hwc_ghash_vpclmul512_get(void) {

@@ -141,17 +141,22 @@ static inline const __m128i *pclmul_karatsuba(const hwc_ghash_key *key, unsigned
 
 /* ----------------------------------------------- VPCLMULQDQ GHASH key */
 
-#define VPCLMUL_POWERS 16 /* blocks per reduction of the "vpclmul" back end */
+#define VPCLMUL_POWERS 16 /* blocks per reduction of the "vpclmul" back end's own GHASH */
+#define VPCLMUL_KEY_POWERS 32
 
-/* Layout in hwc_ghash_key of the "vpclmul" GHASH back end (ghash_vpclmul.c),
- * which the fused GCM kernels of "vaes" and "vaes512" read too: the powers
- * H^16..H^1 in consecutive 16-byte slots (slot s = H^(16-s), the power for
- * block s of a sixteen-block step), then their Karatsuba halves (hi ^ lo in
- * both halves) in the same order. So 32 bytes at slot 2m are the powers of
- * a 256-bit register m, 64 bytes at slot 4q those of a 512-bit register q. */
+/* Layout in hwc_ghash_key of both VPCLMULQDQ GHASH back ends, "vpclmul" and
+ * "vpclmul512" (ghash_vpclmul.c), which the fused GCM kernels of "vaes" and
+ * "vaes512" read too: the powers H^32..H^1 in consecutive 16-byte slots
+ * (slot s = H^(32-s)), then their Karatsuba halves (hi ^ lo in both halves)
+ * in the same order. So 32 bytes at slot 2m are the powers of a 256-bit
+ * register, 64 bytes at slot 4q those of a 512-bit register. The 256-bit
+ * GHASH kernel and POLYVAL (GCM-SIV: a key per nonce, which fills only
+ * this half) read the low half, slots 16..31; vaes512's 32-block batches
+ * read all of it, and vaes's last batch with the blocks after it (one
+ * reduction for up to 32 blocks). */
 typedef struct vpclmul_ghash_key {
-    alignas(64) uint8_t power[VPCLMUL_POWERS][16];
-    alignas(64) uint8_t karatsuba[VPCLMUL_POWERS][16];
+    alignas(64) uint8_t power[VPCLMUL_KEY_POWERS][16];
+    alignas(64) uint8_t karatsuba[VPCLMUL_KEY_POWERS][16];
 } vpclmul_ghash_key;
 
 _Static_assert(sizeof(vpclmul_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL GHASH key must fit in hwc_ghash_key");
@@ -161,26 +166,6 @@ static inline const uint8_t *vpclmul_power_slots(const hwc_ghash_key *key) {
 }
 static inline const uint8_t *vpclmul_karatsuba_slots(const hwc_ghash_key *key) {
     return key->bytes + offsetof(vpclmul_ghash_key, karatsuba);
-}
-
-/* Layout of the "vpclmul512" GHASH back end's key (ghash_vpclmul.c), which
- * the fused GCM kernels of "vaes512" read: H^32..H^1 (slot s = H^(32-s)),
- * then their Karatsuba halves, so 64 bytes at slot 4q are the powers of
- * register q of a 32-block batch. Slots 16..31 are the vpclmul layout's
- * sixteen powers, on which its 256-bit kernel runs too. */
-#define VPCLMUL512_POWERS 32
-typedef struct vpclmul512_ghash_key {
-    alignas(64) uint8_t power[VPCLMUL512_POWERS][16];
-    alignas(64) uint8_t karatsuba[VPCLMUL512_POWERS][16];
-} vpclmul512_ghash_key;
-
-_Static_assert(sizeof(vpclmul512_ghash_key) <= HWC_GHASH_KEY_BYTES, "VPCLMUL512 GHASH key must fit in hwc_ghash_key");
-
-static inline const uint8_t *vpclmul512_power_slots(const hwc_ghash_key *key) {
-    return key->bytes + offsetof(vpclmul512_ghash_key, power);
-}
-static inline const uint8_t *vpclmul512_karatsuba_slots(const hwc_ghash_key *key) {
-    return key->bytes + offsetof(vpclmul512_ghash_key, karatsuba);
 }
 
 /* Fills a GHASH back end's key (pclmul_ghash_key, vpclmul_ghash_key) from H
