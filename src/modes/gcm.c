@@ -149,6 +149,32 @@ static inline uint64_t gcm_be64_word(uint64_t v) {
 #endif
 }
 
+/* The blocks gcm_whole hands its kernel, each built in two words and
+ * written with one 16-byte copy: built bytewise, GCC assembled them in
+ * registers, stored them in halves and copied them with a 16-byte load
+ * that waited on store forwarding. */
+static inline void gcm_store_words(uint8_t block[16], uint64_t w0, uint64_t w1) {
+    const uint64_t w[2] = {w0, w1};
+    memcpy(block, w, 16);
+}
+/* The 12-byte IV, then the 32-bit big-endian block counter. */
+static inline void gcm_counter_block(uint8_t block[16], const uint8_t iv[GCM_FAST_IV_LEN], uint32_t counter) {
+    uint64_t w0, w1 = gcm_be64_word(counter);
+    uint32_t iv_tail;
+    memcpy(&w0, iv, 8);
+    memcpy(&iv_tail, iv + 8, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    w1 = (w1 & ~(uint64_t)0xffffffff) | iv_tail; /* the counter in bytes 12..15 */
+#else
+    w1 = ((uint64_t)iv_tail << 32) | counter;
+#endif
+    gcm_store_words(block, w0, w1);
+}
+/* The bit lengths of AAD and data, big-endian. */
+static inline void gcm_lengths_block(uint8_t block[16], size_t aad_len, size_t in_len) {
+    gcm_store_words(block, gcm_be64_word((uint64_t)aad_len * 8), gcm_be64_word((uint64_t)in_len * 8));
+}
+
 /* Forget everything about the current message; keep the key. The
  * per-message blocks are adjacent (j0 .. lengths): one wipe, not eight calls. */
 static void gcm_reset_message(gcm_state *st) {
@@ -697,8 +723,7 @@ GCM_OUT_OF_LINE static int gcm_whole(hwc_ctx *ctx, int encrypt, const uint8_t *i
     const size_t nblocks = in_len / HWC_BLOCK, rest = in_len % HWC_BLOCK, aad_total = aad_len;
     size_t npre = 0;
 
-    memcpy(counter, iv, GCM_FAST_IV_LEN);
-    hwc_store_be32(counter + 12, 2);
+    gcm_counter_block(counter, iv, 2);
     if (aad_len > 2 * HWC_BLOCK) {
         size_t lead = (aad_len - 1) / HWC_BLOCK; /* leaves 1..16 bytes */
         hwc_ghash_update(ctx->ghash, &st->hkey, hash, aad, lead);
@@ -713,18 +738,15 @@ GCM_OUT_OF_LINE static int gcm_whole(hwc_ctx *ctx, int encrypt, const uint8_t *i
     /* ecb: the partial block's counter (if any), then J0. post: the
      * partial block (if any), then the lengths. */
     uint8_t *ej0 = rest ? ecb + HWC_BLOCK : ecb, *lengths = rest ? post + HWC_BLOCK : post;
-    memcpy(ej0, iv, GCM_FAST_IV_LEN);
-    hwc_store_be32(ej0 + 12, 1);
+    gcm_counter_block(ej0, iv, 1);
     const uint8_t *src = in + HWC_BLOCK * nblocks;
     uint8_t *dst = out + HWC_BLOCK * nblocks;
     if (rest) {
-        memcpy(ecb, iv, GCM_FAST_IV_LEN);
-        hwc_store_be32(ecb + 12, (uint32_t)(2 + nblocks));
+        gcm_counter_block(ecb, iv, (uint32_t)(2 + nblocks));
         memset(post, 0, HWC_BLOCK);
         memcpy(post, src, rest);
     }
-    hwc_store_be64(lengths, (uint64_t)aad_total * 8);
-    hwc_store_be64(lengths + 8, (uint64_t)in_len * 8);
+    gcm_lengths_block(lengths, aad_total, in_len);
     st->crypt(&ctx->ks[0], &st->hkey, !encrypt, counter, hash, npre ? pre : NULL, npre, out, in, nblocks, ecb,
               rest ? 2 : 1, post, rest ? 2 : 1, rest);
     if (rest) {
