@@ -1,7 +1,7 @@
 /*
  * ab_cycles: two builds of libhwcrypt in one process, measured in turn.
  *
- *   ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS]
+ *   ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS [COPIES]]
  *
  * Loads both shared libraries (dlopen, each its own copy of every symbol),
  * then alternates 40 (or ROUNDS) short rounds between them: each round
@@ -19,6 +19,13 @@
  *   seal / open: hwc_aead_seal / hwc_aead_open with a 12-byte nonce and 13
  *   bytes of AAD (the open of a message sealed first)
  * HWCRYPT_CAPS applies to both.
+ *
+ * COPIES (default 1): each library is loaded that many times, from copies
+ * in /tmp, each mapped at its own address, and the rounds go round all of
+ * them. Where a library's code lands moves its time: two byte-identical
+ * copies have measured 15% apart. Each side's figure is then the median
+ * of its copies' minima, printed with their range; 3 or more copies make
+ * an A/B of a few percent readable.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <x86intrin.h>
@@ -63,6 +71,29 @@ static void *sym(void *h, const char *name) {
         exit(2);
     }
     return p;
+}
+
+/* A private copy of the file at path, so that dlopen maps it again; the
+ * name is removed once it is loaded. */
+static char *copy_of(const char *path) {
+    static char name[64];
+    snprintf(name, sizeof name, "/tmp/ab_cycles.XXXXXX");
+    const int fd = mkstemp(name);
+    FILE *src = fopen(path, "rb"), *dst = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!src || !dst) {
+        fprintf(stderr, "ab_cycles: cannot copy %s to /tmp\n", path);
+        exit(2);
+    }
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, src)) != 0)
+        if (fwrite(buf, 1, n, dst) != n) {
+            fprintf(stderr, "ab_cycles: cannot copy %s to /tmp\n", path);
+            exit(2);
+        }
+    fclose(src);
+    fclose(dst);
+    return name;
 }
 
 static void load(lib *l, const char *path, const char *cipher) {
@@ -131,9 +162,16 @@ static double core_cycle(void) {
     return best;
 }
 
+static int by_value(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define MAX_COPIES 8
+
 int main(int argc, char **argv) {
     if (argc < 6) {
-        fprintf(stderr, "usage: ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS]\n");
+        fprintf(stderr, "usage: ab_cycles OLD.so NEW.so CIPHER BYTES stream|stream-dec|seal|open [ROUNDS [COPIES]]\n");
         return 2;
     }
     len = strtoul(argv[4], NULL, 10);
@@ -141,15 +179,29 @@ int main(int argc, char **argv) {
     xts = strstr(argv[3], "xts") != NULL;
     decrypt_stream = !strcmp(argv[5], "stream-dec");
     const int rounds = argc > 6 ? atoi(argv[6]) : 40;
+    const int copies = argc > 7 ? atoi(argv[7]) : 1;
+    if (rounds < 1 || copies < 1 || copies > MAX_COPIES) {
+        fprintf(stderr, "ab_cycles: ROUNDS must be at least 1, COPIES 1..%d\n", MAX_COPIES);
+        return 2;
+    }
     in = malloc(len + 64);
     out = malloc(len + 64);
     sealed = malloc(len + 64);
     if (!in || !out || !sealed)
         return 2;
     memset(in, 0x5a, len + 64);
-    lib lib_old, lib_new;
-    load(&lib_old, argv[1], argv[3]);
-    load(&lib_new, argv[2], argv[3]);
+    /* libs[2 * c + which]: copy c of OLD (which 0) and NEW (which 1). One
+     * copy loads the given files themselves, as before. */
+    lib libs[2 * MAX_COPIES];
+    for (int c = 0; c < copies; c++)
+        for (int which = 0; which < 2; which++) {
+            const char *path = argv[1 + which];
+            if (copies > 1)
+                path = copy_of(path);
+            load(&libs[2 * c + which], path, argv[3]);
+            if (copies > 1)
+                unlink(path);
+        }
     if (mode == OPEN) {
         lib sealer;
         mode = SEAL;
@@ -161,13 +213,15 @@ int main(int argc, char **argv) {
     }
     const double cycle = core_cycle();
     const int calls = len >= 4096 ? 30 : 5, batch = len >= 4096 ? 1 : 200;
-    double best[2] = {1e30, 1e30};
+    double best[2 * MAX_COPIES];
+    for (int i = 0; i < 2 * copies; i++)
+        best[i] = 1e30;
     for (int round = 0; round < rounds; round++) {
-        for (int which = 0; which < 2; which++) {
-            lib *l = which ? &lib_new : &lib_old;
+        for (int i = 0; i < 2 * copies; i++) {
+            lib *l = &libs[i];
             for (int w = 0; w < 5; w++)
                 if (op(l) != 0) {
-                    fprintf(stderr, "ab_cycles: %s failed\n", argv[1 + which]);
+                    fprintf(stderr, "ab_cycles: %s failed\n", argv[1 + i % 2]);
                     return 2;
                 }
             for (int c = 0; c < calls; c++) {
@@ -176,13 +230,26 @@ int main(int argc, char **argv) {
                     op(l);
                 uint64_t b = ticks();
                 const double per_call = (double)(b - a) / batch;
-                if (per_call < best[which])
-                    best[which] = per_call;
+                if (per_call < best[i])
+                    best[i] = per_call;
             }
         }
     }
-    printf("%s %s %zu B: old %.3f new %.3f cycles/byte, new/old time %.3f\n", argv[3], argv[5], len,
-           best[0] / cycle / (double)len, best[1] / cycle / (double)len, best[1] / best[0]);
+    /* Per side, the median over its copies (the mean of the middle two
+     * for an even count) and the range. */
+    double side[2][MAX_COPIES], median[2];
+    for (int which = 0; which < 2; which++) {
+        for (int c = 0; c < copies; c++)
+            side[which][c] = best[2 * c + which] / cycle / (double)len;
+        qsort(side[which], (size_t)copies, sizeof(double), by_value);
+        median[which] = (side[which][(copies - 1) / 2] + side[which][copies / 2]) / 2;
+    }
+    printf("%s %s %zu B: old %.3f new %.3f cycles/byte, new/old time %.3f", argv[3], argv[5], len, median[0],
+           median[1], median[1] / median[0]);
+    if (copies > 1)
+        printf(" (medians of %d copies each; old %.3f-%.3f, new %.3f-%.3f)", copies, side[0][0],
+               side[0][copies - 1], side[1][0], side[1][copies - 1]);
+    printf("\n");
     return 0;
 }
 
