@@ -159,14 +159,15 @@ static inline void gcm_store_words(uint8_t block[16], uint64_t w0, uint64_t w1) 
 }
 /* The 12-byte IV, then the 32-bit big-endian block counter. */
 static inline void gcm_counter_block(uint8_t block[16], const uint8_t iv[GCM_FAST_IV_LEN], uint32_t counter) {
-    uint64_t w0, w1 = gcm_be64_word(counter);
+    uint64_t w0;
     uint32_t iv_tail;
     memcpy(&w0, iv, 8);
     memcpy(&iv_tail, iv + 8, 4);
+    /* bytes 8..11 the IV's tail, 12..15 the counter, big-endian */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    w1 = (w1 & ~(uint64_t)0xffffffff) | iv_tail; /* the counter in bytes 12..15 */
+    const uint64_t w1 = gcm_be64_word(counter) | iv_tail;
 #else
-    w1 = ((uint64_t)iv_tail << 32) | counter;
+    const uint64_t w1 = ((uint64_t)iv_tail << 32) | counter;
 #endif
     gcm_store_words(block, w0, w1);
 }

@@ -56,7 +56,7 @@
  *   - GCM: CTR32 of a batch interleaved with GHASH of a batch of
  *     ciphertext (the previous one when encrypting, the current one when
  *     decrypting) over rounds 1..8, one reduction per group of up to 32
- *     blocks (two batches at 256 bits, gcm_batch_into); the tail below
+ *     blocks (two batches at 256 bits, gcm_batch_pair); the tail below
  *     one batch and the waiting blocks of the mode (gcm_crypt) in the same
  *     call. With
  *     GCM_COUNT_IN_PLACE the counter stays big-endian: while its last byte
@@ -587,20 +587,16 @@ V_INLINE void acc_mul(clmul_accv *acc, vec x, vec h, vec h_mid) {
 }
 
 /* Register q of a batch of ciphertext into the GHASH sum of a group whose
- * first block is the batch's and takes H^top (BATCH, or more when blocks
- * after the batch join the group); the state joins that block. */
-/* ghash_batch_part for a batch that may not be its group's first: the
- * state joins register 0 only when join is set. */
-V_INLINE void ghash_batch_part_join(clmul_accv *acc, const gcm_table *t, __m128i state, int join,
-                                    const uint8_t *blocks, unsigned q, size_t top) {
+ * first block is the batch's and takes H^top (BATCH, more when blocks
+ * after the batch join the group, 2 * BATCH for the first batch of a
+ * two-batch group); the state joins that block when join is set (a
+ * group's second batch has none). */
+V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, int join, const uint8_t *blocks,
+                               unsigned q, size_t top) {
     vec x = v_shuffle8(v_loadu(blocks + VBYTES * q), byteswap_lanes());
     if (join && q == 0)
         x = v_xor(x, v_zext(state));
     acc_mul(acc, x, v_loadu(gcm_power(t, top - LANES * q)), v_loadu(gcm_power_karatsuba(t, top - LANES * q)));
-}
-V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, const uint8_t *blocks,
-                               unsigned q, size_t top) {
-    ghash_batch_part_join(acc, t, state, 1, blocks, q, top);
 }
 
 /* acc * x^-128 mod Q in each lane, then the lanes summed (the reduction is
@@ -765,7 +761,7 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = v_aesenc(b[j], k);
         if (hash_in)
-            ghash_batch_part_join(&acc, t, state, join, hash_in, r % WIDE, top);
+            ghash_batch_part(&acc, t, state, join, hash_in, r % WIDE, top);
     }
     for (unsigned r = WIDE + 1; r < nr; r++) {
         const vec k = round_key(rk, r);
@@ -790,21 +786,32 @@ V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, v
     return hash_in ? ghash_reduce(&acc) : state;
 }
 
+/* Two batches sharing one reduction (256-bit registers: 2 * BATCH <=
+ * GCM_GROUP_MAX): CTR32 of the 2 * BATCH blocks at in (-> out) with GHASH
+ * of the 2 * BATCH blocks at hash_in. Returns the new GHASH state. */
+V_INLINE __m128i gcm_batch_pair(const __m128i *rk, unsigned nr, const gcm_table *t, vec prefix, uint32_t counter,
+                                __m128i state, const uint8_t *hash_in, uint8_t *out, const uint8_t *in) {
+    clmul_accv acc;
+    acc_zero(&acc);
+    gcm_batch_into(rk, nr, t, prefix, counter, state, 1, hash_in, 2 * BATCH, out, in, &acc);
+    gcm_batch_into(rk, nr, t, prefix, counter + BATCH, state, 0, hash_in + BATCH_BYTES, BATCH, out + BATCH_BYTES,
+                   in + BATCH_BYTES, &acc);
+    return ghash_reduce(&acc);
+}
+
 /* GHASH of the last batch of an encryption (at p, alone: its AES is done),
  * then the n (0..BATCH-1) data blocks after it and the npost (0..2) blocks
  * at post: one group and one reduction when they fit, so the tail and the
  * lengths block add no reduction and no product chain of their own. */
 V_INLINE __m128i ghash_last_batch(const gcm_table *t, __m128i state, const uint8_t *p, size_t n,
                                   const uint8_t *post, size_t npost) {
+    const int one_group = BATCH + n + npost <= GCM_GROUP_MAX;
     clmul_accv acc;
     acc_zero(&acc);
-    if (BATCH + n + npost > GCM_GROUP_MAX) {
-        for (unsigned q = 1; q <= WIDE; q++)
-            ghash_batch_part(&acc, t, state, p, q % WIDE, BATCH); /* the state's register last */
+    for (unsigned q = 1; q <= WIDE; q++) /* the state's register last */
+        ghash_batch_part(&acc, t, state, 1, p, q % WIDE, one_group ? BATCH + n + npost : BATCH);
+    if (!one_group)
         return ghash_last(t, ghash_reduce(&acc), p + BATCH_BYTES, n, post, npost);
-    }
-    for (unsigned q = 1; q <= WIDE; q++)
-        ghash_batch_part(&acc, t, state, p, q % WIDE, BATCH + n + npost);
     clmul_acc single;
     single_zero(&single);
     const __m128i unused = _mm_setzero_si128(); /* the state joined the batch */
@@ -868,14 +875,8 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
          * encryption's does, measured 4-5% slower at 1350 bytes: its GHASH
          * then outlasts its AES, and the tail's CTR waits.) */
         if (2 * BATCH <= GCM_GROUP_MAX) /* two batches a reduction */
-            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH) {
-                clmul_accv acc;
-                acc_zero(&acc);
-                gcm_batch_into(rk, nr, &t, prefix, counter, state, 1, in, 2 * BATCH, out, in, &acc);
-                gcm_batch_into(rk, nr, &t, prefix, counter + BATCH, state, 0, in + BATCH_BYTES, BATCH,
-                               out + BATCH_BYTES, in + BATCH_BYTES, &acc);
-                state = ghash_reduce(&acc);
-            }
+            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH)
+                state = gcm_batch_pair(rk, nr, &t, prefix, counter, state, in, out, in);
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
         state = ghash_last(&t, state, in, rem, post, npost);
@@ -892,15 +893,8 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
         counter += BATCH;
         nbatches--;
         if (2 * BATCH <= GCM_GROUP_MAX) /* two batches a reduction */
-            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH) {
-                clmul_accv acc;
-                acc_zero(&acc);
-                gcm_batch_into(rk, nr, &t, prefix, counter, state, 1, out, 2 * BATCH, out + BATCH_BYTES,
-                               in + BATCH_BYTES, &acc);
-                gcm_batch_into(rk, nr, &t, prefix, counter + BATCH, state, 0, out + BATCH_BYTES, BATCH,
-                               out + 2 * BATCH_BYTES, in + 2 * BATCH_BYTES, &acc);
-                state = ghash_reduce(&acc);
-            }
+            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH)
+                state = gcm_batch_pair(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
         for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
             state = gcm_batch(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
         if (rem != 0)
