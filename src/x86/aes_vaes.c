@@ -71,7 +71,8 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 
 /* GCM: the powers of H are the vpclmul key (aes_vaes_wide.h reads it). */
 #define GCM_GHASH() hwc_ghash_vpclmul_get()
-#define GCM_COUNT_IN_PLACE 1
+/* CTR and GCM counters made in place, no byte swaps (aes_vaes_wide.h). */
+#define COUNT_IN_PLACE 1
 
 #define VAES_NAME "vaes"
 #define VAES_GHASH_NAME "vpclmul"

@@ -18,9 +18,9 @@
  *   VAES_TABLE_NAME        (optional) the table's external name, for an
  *                          instance another one reads as NARROW
  *   v_load_part(), v_store_part()  the first k < LANES blocks of a register
- *   GCM_COUNT_IN_PLACE     1: count on the big-endian counter's last byte
- *                          while it does not wrap in the batch; 0: always
- *                          on the byte-reversed counter
+ *   COUNT_IN_PLACE     1: CTR and GCM count on the big-endian counter's
+ *                          last byte while it does not wrap in the batch;
+ *                          0: always on the byte-reversed counter
  *   GCM_GHASH()            the paired GHASH back end (short GCM calls use
  *                          its update)
  *   VAES_NAME, VAES_GHASH_NAME, VAES_CAPS, VAES_GETTER, vaes_set_key  the table
@@ -37,10 +37,13 @@
  * round key.
  *
  * Per-batch values, computed in registers:
- *   - CTR: the byte-reversed counter is a little-endian integer; lane k of
- *     register m gets + LANES*m + k (PADDD for CTR32; PADDQ for CTR128 when
- *     the low 64 bits cannot carry within the batch, else that batch goes
- *     narrow).
+ *   - CTR: the big-endian counter block stays in a register from batch to
+ *     batch. With COUNT_IN_PLACE, while its last byte does not wrap within
+ *     the batch, lane k of register m is that block plus LANES*m + k in the
+ *     last byte (PADDD, no byte swap). Otherwise the byte-reversed counter
+ *     is a little-endian integer that gets + LANES*m + k (PADDD for CTR32;
+ *     PADDQ for CTR128 when the low 64 bits cannot carry within the batch,
+ *     else that batch goes narrow).
  *   - CBC/CFB decryption: register j's chaining blocks are one unaligned
  *     load 16 bytes back; register 0's start with the previous batch's
  *     last block (v_chain_first).
@@ -58,12 +61,9 @@
  *     decrypting) over rounds 1..8, one reduction per group of up to 32
  *     blocks (two batches at 256 bits, gcm_batch_pair); the tail below
  *     one batch and the waiting blocks of the mode (gcm_crypt) in the same
- *     call. With
- *     GCM_COUNT_IN_PLACE the counter stays big-endian: while its last byte
- *     does not wrap within the batch PADDD on that byte counts directly,
- *     with no byte swap (faster at 256 bits; at 512 bits, where a batch
- *     wraps the byte one time in eight, the plain byte-reversed count
- *     measured faster).
+ *     call. Counters as CTR32's (COUNT_IN_PLACE is faster at 256 bits; at
+ *     512 bits, where a batch wraps the byte one time in eight, the plain
+ *     byte-reversed count measured faster).
  *
  * Constant time: VAES, VPCLMULQDQ and the vector ALU have no data-dependent
  * timing; branches and table indices depend on lengths, the public
@@ -115,11 +115,9 @@ V_INLINE vec byteswap_lanes(void) {
 /* -------------------------------------------------------- block engine */
 
 /* b[j] = E(b[j]) ^ post[j] (D with the decryption schedule; post may be
- * NULL), j < WIDE. decrypt and nr are constants after inlining. */
-V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
-    const vec first = round_key(rk, 0);
-    for (unsigned j = 0; j < WIDE; j++)
-        b[j] = v_xor(b[j], first);
+ * NULL), j < WIDE, for b[j] already whitened with round key 0. decrypt and
+ * nr are constants after inlining. */
+V_INLINE void crypt_wide_whitened(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
     for (unsigned r = 1; r < nr; r++) {
         const vec k = round_key(rk, r);
         for (unsigned j = 0; j < WIDE; j++)
@@ -130,6 +128,14 @@ V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec 
         const vec k = post ? v_xor(last, post[j]) : last;
         b[j] = decrypt ? v_aesdeclast(b[j], k) : v_aesenclast(b[j], k);
     }
+}
+
+/* b[j] = E(b[j]) ^ post[j], as above, whitening included. */
+V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+    const vec first = round_key(rk, 0);
+    for (unsigned j = 0; j < WIDE; j++)
+        b[j] = v_xor(b[j], first);
+    crypt_wide_whitened(b, rk, nr, post, decrypt);
 }
 
 V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
@@ -223,34 +229,73 @@ ECB_ENTRY(vaes_ecb_dec, ecb_dec_batches, ecb_dec)
 
 /* ------------------------------------------------------------------ CTR */
 
-/* One batch of CTR: counters[j] are byte-reversed counters. */
-V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, const vec counters[WIDE], uint8_t *out, const uint8_t *in) {
-    const vec bswap = byteswap_lanes();
-    vec b[WIDE], data[WIDE];
-    for (unsigned j = 0; j < WIDE; j++) {
-        b[j] = v_shuffle8(counters[j], bswap);
-        data[j] = v_loadu(in + VBYTES * j);
+/* A CTR32 position: the big-endian counter block in every lane, carried in
+ * a register from batch to batch, and its last word, which the branches
+ * read. (Rebuilt from the word each batch, the block waited on a move from
+ * a general register, which delayed every batch's first round: CTR ran 1.3x
+ * slower on Zen 3.) */
+typedef struct ctr32_pos {
+    vec block;
+    uint32_t counter;
+} ctr32_pos;
+
+V_INLINE ctr32_pos ctr32_at(const uint8_t ctr[16]) {
+    const ctr32_pos p = {v_bcast(x86_loadu(ctr)), hwc_load_be32(ctr + 12)};
+    return p;
+}
+
+/* p advanced by n (< 256) blocks: an add in place while the last byte does
+ * not wrap, else the last word rebuilt. */
+V_INLINE ctr32_pos ctr32_advance(ctr32_pos p, uint32_t n) {
+    p.counter += n;
+    p.block = (p.counter & 0xff) >= n ? v_add32(p.block, v_lane_top_words((int)(n << 24), 0))
+                                      : v_set_last_word(p.block, __builtin_bswap32(p.counter));
+    return p;
+}
+
+/* The counter blocks of registers j0..j0+n-1 of a batch whose big-endian
+ * first block (in every lane) has a last byte that does not wrap within the
+ * batch: k added to that byte, whitened with round key 0. */
+V_INLINE void counters_in_place(vec *b, unsigned j0, unsigned n, vec block, vec first) {
+    for (unsigned j = 0; j < n; j++)
+        b[j] = v_xor(v_add32(block, v_lane_top_words((int)((LANES * (j0 + j)) << 24), 1 << 24)), first);
+}
+
+/* The counter blocks of registers j0..j0+n-1 of the batch at p, whitened
+ * with round key 0. */
+V_INLINE void ctr32_counters(vec *b, unsigned j0, unsigned n, ctr32_pos p, vec first) {
+    if (COUNT_IN_PLACE && (p.counter & 0xff) <= 0x100 - BATCH) {
+        counters_in_place(b, j0, n, p.block, first);
+    } else {
+        const vec bswap = byteswap_lanes();
+        const vec reversed = v_shuffle8(p.block, bswap);
+        for (unsigned j = 0; j < n; j++)
+            b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * (j0 + j)), 1)), bswap), first);
     }
-    crypt_wide(b, rk, nr, data, 0);
+}
+
+/* One batch of CTR: b[j] are the counter blocks, whitened. */
+V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, vec b[WIDE], uint8_t *out, const uint8_t *in) {
+    vec data[WIDE];
+    for (unsigned j = 0; j < WIDE; j++)
+        data[j] = v_loadu(in + VBYTES * j);
+    crypt_wide_whitened(b, rk, nr, data, 0);
     for (unsigned j = 0; j < WIDE; j++)
         v_storeu(out + VBYTES * j, b[j]);
 }
 
-/* CTR32: PADDD on the low 32-bit word of the byte-reversed counter is the
- * increment mod 2^32. */
+/* CTR32: the counter is the block's last word, big-endian, mod 2^32
+ * (ctr32_counters). */
 V_INLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nbatches,
                          unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
-    const __m128i bswap = pclmul_byteswap_mask();
-    vec base = v_add32(v_bcast(_mm_shuffle_epi8(x86_loadu(ctr), bswap)), v_lane_words(0, 1));
-    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
-        vec counters[WIDE];
-        for (unsigned j = 0; j < WIDE; j++)
-            counters[j] = v_add32(base, v_lane_words((int)(LANES * j), 0));
-        base = v_add32(base, v_lane_words(BATCH, 0));
-        ctr_batch(rk, nr, counters, out, in);
+    ctr32_pos pos = ctr32_at(ctr);
+    for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, pos = ctr32_advance(pos, BATCH)) {
+        vec b[WIDE];
+        ctr32_counters(b, 0, WIDE, pos, round_key(rk, 0));
+        ctr_batch(rk, nr, b, out, in);
     }
-    x86_storeu(ctr, _mm_shuffle_epi8(v_low(base), bswap));
+    hwc_store_be32(ctr + 12, pos.counter);
 }
 
 static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
@@ -260,31 +305,45 @@ static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t 
 
 BATCHES_THEN_NARROW(vaes_ctr32, ctr32_batches, k_ctr32, hwc_aesni_ctr32)
 
-/* CTR128: a batch whose low 64 bits cannot carry runs on PADDQ; the rare
- * batch where they do (once per 2^64 blocks) runs on aesni. The counter is
- * public, so branching on it is fine. */
+/* CTR128: while the last byte does not wrap within the batch, the counter
+ * blocks are the big-endian block plus k in that byte (no byte swaps, as
+ * ctr32_counters); else, while the low 64 bits cannot carry within the
+ * batch, PADDQ on the byte-reversed counter; the rare batch where they do
+ * (once per 2^64 blocks) runs on aesni. The counter is public, so
+ * branching on it is fine. */
 V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nbatches,
                           unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
     uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
+    vec block = v_bcast(x86_loadu(ctr)); /* the big-endian counter block */
     for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
-        if (lo > UINT64_MAX - (BATCH - 1)) {
+        const vec first = round_key(rk, 0);
+        vec b[WIDE];
+        if (COUNT_IN_PLACE && (lo & 0xff) <= 0x100 - BATCH) {
+            counters_in_place(b, 0, WIDE, block, first);
+        } else if (lo <= UINT64_MAX - (BATCH - 1)) {
+            /* Lane k is (hi, lo + k), register j adds LANES * j to the
+             * low halves. */
+            const vec bswap = byteswap_lanes();
+            const vec base = v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)), v_lane_words(0, 1));
+            for (unsigned j = 0; j < WIDE; j++)
+                b[j] = v_xor(v_shuffle8(v_add64(base, v_lane_words((int)(LANES * j), 0)), bswap), first);
+        } else {
             hwc_store_be64(ctr, hi);
             hwc_store_be64(ctr + 8, lo);
             hwc_aesni_ctr128(ks, ctr, out, in, BATCH);
             hi = hwc_load_be64(ctr);
             lo = hwc_load_be64(ctr + 8);
+            block = v_bcast(x86_loadu(ctr));
             continue;
         }
-        /* No carry within the batch: lane k is (hi, lo + k), register j
-         * adds LANES * j to the low halves. */
-        const vec base = v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)), v_lane_words(0, 1));
-        vec counters[WIDE];
-        for (unsigned j = 0; j < WIDE; j++)
-            counters[j] = v_add64(base, v_lane_words((int)(LANES * j), 0));
-        ctr_batch(rk, nr, counters, out, in);
+        ctr_batch(rk, nr, b, out, in);
         lo += BATCH;
         hi += (lo < BATCH); /* carry out of the low half */
+        if ((lo & 0xff) >= BATCH) /* no carry out of the last byte */
+            block = v_add32(block, v_lane_top_words(BATCH << 24, 0));
+        else
+            block = v_bcast(_mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi)));
     }
     hwc_store_be64(ctr, hi);
     hwc_store_be64(ctr + 8, lo);
@@ -679,30 +738,13 @@ V_INLINE __m128i ghash_last(const gcm_table *t, __m128i state, const uint8_t *p,
     return n + npost != 0 ? ghash_blocks2(t, state, p, n, post, npost) : state;
 }
 
-/* The counter blocks of registers j0..j0+n-1 of a batch, whitened with
- * round key 0. prefix is the big-endian counter block in every lane;
- * counter its last word (the batch's first block). */
-V_INLINE void gcm_counters(vec *b, unsigned j0, unsigned n, vec prefix, uint32_t counter, vec first) {
-    const vec base = v_set_last_word(prefix, __builtin_bswap32(counter));
-    if (GCM_COUNT_IN_PLACE && (counter & 0xff) <= 0x100 - BATCH) {
-        /* The last byte does not wrap: add to it in place. */
-        for (unsigned j = 0; j < n; j++)
-            b[j] = v_xor(v_add32(base, v_lane_top_words((int)((LANES * (j0 + j)) << 24), 1 << 24)), first);
-    } else {
-        const vec bswap = byteswap_lanes();
-        const vec reversed = v_shuffle8(base, bswap);
-        for (unsigned j = 0; j < n; j++)
-            b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * (j0 + j)), 1)), bswap), first);
-    }
-}
-
-/* CTR32 of G registers (G <= WIDE, a constant), register j0 onwards of a
- * batch whose first counter is `counter`; the last register holds only
- * `part` blocks (1..LANES) when part < LANES. */
-V_INLINE void gcm_ctr_group(const __m128i *rk, unsigned nr, vec prefix, uint32_t counter, unsigned j0, unsigned G,
+/* CTR32 of G registers (G <= WIDE, a constant), register j0 onwards of the
+ * batch at pos; the last register holds only `part` blocks (1..LANES) when
+ * part < LANES. */
+V_INLINE void gcm_ctr_group(const __m128i *rk, unsigned nr, ctr32_pos pos, unsigned j0, unsigned G,
                             unsigned part, uint8_t *out, const uint8_t *in) {
     vec b[WIDE], data[WIDE];
-    gcm_counters(b, j0, G, prefix, counter, round_key(rk, 0));
+    ctr32_counters(b, j0, G, pos, round_key(rk, 0));
     for (unsigned j = 0; j < G; j++)
         data[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
     for (unsigned r = 1; r < nr; r++) {
@@ -720,25 +762,25 @@ V_INLINE void gcm_ctr_group(const __m128i *rk, unsigned nr, vec prefix, uint32_t
     }
 }
 
-/* CTR32 of n blocks, 1..BATCH-1, starting at `counter`: groups of 4, 2
- * and 1 registers, then a register of the last n % LANES blocks. */
-V_INLINE void gcm_ctr_tail(const __m128i *rk, unsigned nr, vec prefix, uint32_t counter, size_t n, uint8_t *out,
+/* CTR32 of n blocks, 1..BATCH-1, starting at pos: groups of 4, 2 and 1
+ * registers, then a register of the last n % LANES blocks. */
+V_INLINE void gcm_ctr_tail(const __m128i *rk, unsigned nr, ctr32_pos pos, size_t n, uint8_t *out,
                            const uint8_t *in) {
     unsigned j = 0, regs = (unsigned)(n / LANES);
     if (regs & 4) {
-        gcm_ctr_group(rk, nr, prefix, counter, j, 4, LANES, out, in);
+        gcm_ctr_group(rk, nr, pos, j, 4, LANES, out, in);
         j += 4;
     }
     if (regs & 2) {
-        gcm_ctr_group(rk, nr, prefix, counter, j, 2, LANES, out + VBYTES * j, in + VBYTES * j);
+        gcm_ctr_group(rk, nr, pos, j, 2, LANES, out + VBYTES * j, in + VBYTES * j);
         j += 2;
     }
     if (regs & 1) {
-        gcm_ctr_group(rk, nr, prefix, counter, j, 1, LANES, out + VBYTES * j, in + VBYTES * j);
+        gcm_ctr_group(rk, nr, pos, j, 1, LANES, out + VBYTES * j, in + VBYTES * j);
         j += 1;
     }
     if (n % LANES != 0)
-        gcm_ctr_group(rk, nr, prefix, counter, j, 1, (unsigned)(n % LANES), out + VBYTES * j, in + VBYTES * j);
+        gcm_ctr_group(rk, nr, pos, j, 1, (unsigned)(n % LANES), out + VBYTES * j, in + VBYTES * j);
 }
 
 /* One batch without the reduction: CTR32 encryption of BATCH blocks
@@ -747,12 +789,12 @@ V_INLINE void gcm_ctr_tail(const __m128i *rk, unsigned nr, vec prefix, uint32_t 
  * BATCH otherwise), added to *accp; the state joins the first block when
  * join is set. Two batches can then share one reduction (about ten ops
  * and two VPCLMULQDQ a batch fewer at 256 bits). */
-V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t, vec prefix, uint32_t counter,
+V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t, ctr32_pos pos,
                              __m128i state, int join, const uint8_t *hash_in, size_t top, uint8_t *out,
                              const uint8_t *in, clmul_accv *accp) {
     vec b[WIDE];
     clmul_accv acc = *accp;
-    gcm_counters(b, 0, WIDE, prefix, counter, round_key(rk, 0));
+    ctr32_counters(b, 0, WIDE, pos, round_key(rk, 0));
     /* nr >= 10, so rounds 1..8 each carry one register of GHASH work;
      * register 0, which takes the state from the previous group, comes
      * last, so that state's chain (reduction, then one product) is short. */
@@ -778,23 +820,23 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
 
 /* One batch with its own reduction (gcm_batch_into, top BATCH). Returns
  * the new GHASH state (POLYVAL domain). */
-V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, vec prefix, uint32_t counter,
+V_INLINE __m128i gcm_batch(const __m128i *rk, unsigned nr, const gcm_table *t, ctr32_pos pos,
                            __m128i state, const uint8_t *hash_in, uint8_t *out, const uint8_t *in) {
     clmul_accv acc;
     acc_zero(&acc);
-    gcm_batch_into(rk, nr, t, prefix, counter, state, 1, hash_in, BATCH, out, in, &acc);
+    gcm_batch_into(rk, nr, t, pos, state, 1, hash_in, BATCH, out, in, &acc);
     return hash_in ? ghash_reduce(&acc) : state;
 }
 
 /* Two batches sharing one reduction (256-bit registers: 2 * BATCH <=
  * GCM_GROUP_MAX): CTR32 of the 2 * BATCH blocks at in (-> out) with GHASH
  * of the 2 * BATCH blocks at hash_in. Returns the new GHASH state. */
-V_INLINE __m128i gcm_batch_pair(const __m128i *rk, unsigned nr, const gcm_table *t, vec prefix, uint32_t counter,
+V_INLINE __m128i gcm_batch_pair(const __m128i *rk, unsigned nr, const gcm_table *t, ctr32_pos pos,
                                 __m128i state, const uint8_t *hash_in, uint8_t *out, const uint8_t *in) {
     clmul_accv acc;
     acc_zero(&acc);
-    gcm_batch_into(rk, nr, t, prefix, counter, state, 1, hash_in, 2 * BATCH, out, in, &acc);
-    gcm_batch_into(rk, nr, t, prefix, counter + BATCH, state, 0, hash_in + BATCH_BYTES, BATCH, out + BATCH_BYTES,
+    gcm_batch_into(rk, nr, t, pos, state, 1, hash_in, 2 * BATCH, out, in, &acc);
+    gcm_batch_into(rk, nr, t, ctr32_advance(pos, BATCH), state, 0, hash_in + BATCH_BYTES, BATCH, out + BATCH_BYTES,
                    in + BATCH_BYTES, &acc);
     return ghash_reduce(&acc);
 }
@@ -857,8 +899,7 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
                        unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
     const __m128i bswap = pclmul_byteswap_mask();
-    const vec prefix = v_bcast(x86_loadu(ctr));
-    uint32_t counter = hwc_load_be32(ctr + 12);
+    ctr32_pos pos = ctr32_at(ctr);
     __m128i state = _mm_shuffle_epi8(x86_loadu(ghash_state), bswap);
     size_t nbatches = nblocks / BATCH;
     const size_t rem = nblocks % BATCH;
@@ -875,34 +916,37 @@ V_INLINE void gcm_body(const hwc_ks *ks, const hwc_ghash_key *hk, int decrypt, u
          * encryption's does, measured 4-5% slower at 1350 bytes: its GHASH
          * then outlasts its AES, and the tail's CTR waits.) */
         if (2 * BATCH <= GCM_GROUP_MAX) /* two batches a reduction */
-            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH)
-                state = gcm_batch_pair(rk, nr, &t, prefix, counter, state, in, out, in);
-        for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
-            state = gcm_batch(rk, nr, &t, prefix, counter, state, in, out, in);
+            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES) {
+                state = gcm_batch_pair(rk, nr, &t, pos, state, in, out, in);
+                pos = ctr32_advance(pos, 2 * BATCH);
+            }
+        for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, pos = ctr32_advance(pos, BATCH))
+            state = gcm_batch(rk, nr, &t, pos, state, in, out, in);
         state = ghash_last(&t, state, in, rem, post, npost);
         if (rem != 0)
-            gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
+            gcm_ctr_tail(rk, nr, pos, rem, out, in);
     } else if (nbatches == 0) {
         if (rem != 0)
-            gcm_ctr_tail(rk, nr, prefix, counter, rem, out, in);
+            gcm_ctr_tail(rk, nr, pos, rem, out, in);
         state = ghash_last(&t, state, out, rem, post, npost);
     } else {
         /* Encryption hashes the previous batch's output while making the
          * next one; the last batch is hashed with the tail. */
-        state = gcm_batch(rk, nr, &t, prefix, counter, state, NULL, out, in);
-        counter += BATCH;
+        state = gcm_batch(rk, nr, &t, pos, state, NULL, out, in);
+        pos = ctr32_advance(pos, BATCH);
         nbatches--;
         if (2 * BATCH <= GCM_GROUP_MAX) /* two batches a reduction */
-            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES, counter += 2 * BATCH)
-                state = gcm_batch_pair(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
-        for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, counter += BATCH)
-            state = gcm_batch(rk, nr, &t, prefix, counter, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
+            for (; nbatches >= 2; nbatches -= 2, in += 2 * BATCH_BYTES, out += 2 * BATCH_BYTES) {
+                state = gcm_batch_pair(rk, nr, &t, pos, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
+                pos = ctr32_advance(pos, 2 * BATCH);
+            }
+        for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, pos = ctr32_advance(pos, BATCH))
+            state = gcm_batch(rk, nr, &t, pos, state, out, out + BATCH_BYTES, in + BATCH_BYTES);
         if (rem != 0)
-            gcm_ctr_tail(rk, nr, prefix, counter, rem, out + BATCH_BYTES, in + BATCH_BYTES);
+            gcm_ctr_tail(rk, nr, pos, rem, out + BATCH_BYTES, in + BATCH_BYTES);
         state = ghash_last_batch(&t, state, out, rem, post, npost);
     }
-    counter += (uint32_t)rem;
-    hwc_store_be32(ctr + 12, counter);
+    hwc_store_be32(ctr + 12, pos.counter + (uint32_t)rem);
     x86_storeu(ghash_state, _mm_shuffle_epi8(state, bswap));
 }
 
