@@ -114,23 +114,30 @@ V_INLINE vec byteswap_lanes(void) {
 
 /* -------------------------------------------------------- block engine */
 
-/* b[j] = E(b[j]) ^ post[j] (D with the decryption schedule; post may be
- * NULL), j < WIDE, for b[j] already whitened with round key 0. decrypt and
- * nr are constants after inlining. */
-V_INLINE void crypt_wide_whitened(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+/* b[j] = E(b[j]), j < WIDE, for b[j] already whitened with round key 0,
+ * with register j's own last round key last_keys[j] (the last round key
+ * with the XOR after the cipher already in it). D with the decryption
+ * schedule; decrypt and nr are constants after inlining. */
+V_INLINE void crypt_wide_to(vec b[WIDE], const __m128i *rk, unsigned nr, const vec last_keys[WIDE], int decrypt) {
     for (unsigned r = 1; r < nr; r++) {
         const vec k = round_key(rk, r);
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
     }
-    const vec last = round_key(rk, nr);
-    for (unsigned j = 0; j < WIDE; j++) {
-        const vec k = post ? v_xor(last, post[j]) : last;
-        b[j] = decrypt ? v_aesdeclast(b[j], k) : v_aesenclast(b[j], k);
-    }
+    for (unsigned j = 0; j < WIDE; j++)
+        b[j] = decrypt ? v_aesdeclast(b[j], last_keys[j]) : v_aesenclast(b[j], last_keys[j]);
 }
 
-/* b[j] = E(b[j]) ^ post[j], as above, whitening included. */
+/* b[j] = E(b[j]) ^ post[j] (post may be NULL), b[j] already whitened. */
+V_INLINE void crypt_wide_whitened(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+    const vec last = round_key(rk, nr);
+    vec last_keys[WIDE];
+    for (unsigned j = 0; j < WIDE; j++)
+        last_keys[j] = post ? v_xor(last, post[j]) : last;
+    crypt_wide_to(b, rk, nr, last_keys, decrypt);
+}
+
+/* b[j] = E(b[j]) ^ post[j], whitening included. */
 V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
     const vec first = round_key(rk, 0);
     for (unsigned j = 0; j < WIDE; j++)
@@ -508,24 +515,30 @@ V_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], ui
     const __m128i *rk = schedule(ks, decrypt);
     ocb_rel rel;
     ocb_rel_init(&rel, L);
+    /* Block k's offset enters with round key 0 and leaves with the last
+     * one: make it once as offset ^ K0 (whitened) and take the last round
+     * key as that ^ (K0 ^ Klast), two XORs a register fewer. */
+    const __m128i k0 = _mm_load_si128(rk), k0_last = _mm_xor_si128(k0, _mm_load_si128(rk + nr));
+    const vec first_to_last = v_bcast(k0_last);
     vec sum = *checksum;
     __m128i off = *offset;
     for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES, index += BATCH) {
         /* Index of the batch's last block: a multiple of BATCH, public. */
         const __m128i l_last = _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctzll(index + BATCH - 1)]);
-        const vec base = v_bcast(off);
-        vec b[WIDE], offsets[WIDE];
-        for (unsigned j = 0; j < WIDE; j++)
-            offsets[j] = v_xor(base, rel.rel[j]);
+        const vec base = v_bcast(_mm_xor_si128(off, k0));
+        vec b[WIDE], last_keys[WIDE];
         off = _mm_xor_si128(_mm_xor_si128(off, rel.r_last), l_last);
-        offsets[WIDE - 1] = v_set_last(offsets[WIDE - 1], off);
         for (unsigned j = 0; j < WIDE; j++) {
+            vec whitened_offset = v_xor(base, rel.rel[j]);
+            if (j == WIDE - 1)
+                whitened_offset = v_set_last(whitened_offset, _mm_xor_si128(off, k0));
             b[j] = v_loadu(in + VBYTES * j);
             if (!decrypt)
                 sum = v_xor(sum, b[j]);
-            b[j] = v_xor(b[j], offsets[j]);
+            b[j] = v_xor(b[j], whitened_offset);
+            last_keys[j] = v_xor(whitened_offset, first_to_last);
         }
-        crypt_wide(b, rk, nr, offsets, decrypt);
+        crypt_wide_to(b, rk, nr, last_keys, decrypt);
         for (unsigned j = 0; j < WIDE; j++) {
             if (decrypt)
                 sum = v_xor(sum, b[j]);
