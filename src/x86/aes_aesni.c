@@ -356,9 +356,26 @@ AESNI_INLINE void cbc_enc_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, c
     storeu(iv, chain);
 }
 
+/* One block (a 16-byte update), the round keys as memory operands:
+ * cbc_enc_body's loading all of them first was a third of the call. */
+AESNI_INLINE void cbc_enc_one_body(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    const __m128i chain = encrypt_whitened(_mm_xor_si128(loadu(iv), _mm_xor_si128(loadu(in), rk[0])), rk, nr, rk[nr]);
+    storeu(out, chain);
+    storeu(iv, chain);
+}
+
+static HWC_TARGET_AESNI __attribute__((noinline)) void cbc_enc_long(const hwc_ks *ks, uint8_t iv[16], uint8_t *out,
+                                                                    const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, cbc_enc_body, ks, iv, out, in, nblocks);
+}
+
 HWC_TARGET_AESNI void hwc_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                                            size_t nblocks) {
-    BY_ROUNDS(ks, cbc_enc_body, ks, iv, out, in, nblocks);
+    if (nblocks == 1)
+        BY_ROUNDS(ks, cbc_enc_one_body, ks, iv, out, in);
+    else
+        cbc_enc_long(ks, iv, out, in, nblocks);
 }
 
 /* CBC decryption P_j = D(C_j) ^ C_{j-1} and CFB decryption P_j =
