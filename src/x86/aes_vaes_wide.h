@@ -436,7 +436,13 @@ V_INLINE vec xts_mul_alpha_k(vec t, vec k) {
 /* Register j holds the tweaks of blocks LANES*j.. of the batch. The first
  * batch: register 0 is T times alpha^0..LANES-1 (per-lane shift counts),
  * registers 1..D-1 (D = 8 / LANES) register 0 times alpha^(LANES*j), and
- * register j >= D register j - D times alpha^8. */
+ * register j >= D register j - D times alpha^8.
+ *
+ * Each batch takes its tweaks' last-round keys (tweak ^ last key) first and
+ * then moves the tweaks on to the next batch, one register after each of
+ * rounds 1..WIDE, so the multiplies issue among this batch's rounds. (Moved
+ * on after the last round, as before, the next batch's first round waited
+ * on them: XTS ran 1.1x slower on Zen 3.) */
 V_INLINE void xts_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                        size_t nbatches, unsigned nr) {
     enum { D = 8 / LANES };
@@ -447,14 +453,23 @@ V_INLINE void xts_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uint8_t
         tweaks[j] = xts_mul_alpha_k(tweaks[0], v_set1_64((long long)(LANES * j)));
     for (unsigned j = D; j < WIDE; j++)
         tweaks[j] = xts_mul_alpha_k(tweaks[j - D], v_set1_64(8));
+    const vec first = round_key(rk, 0), last = round_key(rk, nr);
     for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
-        vec b[WIDE];
-        for (unsigned j = 0; j < WIDE; j++)
-            b[j] = v_xor(v_loadu(in + VBYTES * j), tweaks[j]);
-        crypt_wide(b, rk, nr, tweaks, decrypt);
+        vec b[WIDE], last_keys[WIDE];
         for (unsigned j = 0; j < WIDE; j++) {
+            b[j] = v_xor(v_loadu(in + VBYTES * j), v_xor(tweaks[j], first));
+            last_keys[j] = v_xor(tweaks[j], last);
+        }
+        for (unsigned r = 1; r < nr; r++) {
+            const vec k = round_key(rk, r);
+            for (unsigned j = 0; j < WIDE; j++)
+                b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
+            if (r <= WIDE) /* nr >= 10 > WIDE */
+                tweaks[r - 1] = xts_mul_alpha_batch(tweaks[r - 1]);
+        }
+        for (unsigned j = 0; j < WIDE; j++) {
+            b[j] = decrypt ? v_aesdeclast(b[j], last_keys[j]) : v_aesenclast(b[j], last_keys[j]);
             v_storeu(out + VBYTES * j, b[j]);
-            tweaks[j] = xts_mul_alpha_batch(tweaks[j]);
         }
     }
     x86_storeu(tweak, v_low(tweaks[0]));
