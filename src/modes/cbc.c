@@ -163,6 +163,9 @@ static int cbc_update(hwc_ctx *ctx, uint8_t *out, size_t *out_len, const uint8_t
         return cbc_update_general(ctx, out, out_len, in, in_len);
     st->data_seen = 1;
     *out_len = in_len;
+    /* process_blocks' dispatch, written out: through process_blocks (its
+     * zero check moved to the callers) 16-byte calls measured 1.01-1.05x
+     * slower on Zen 3. */
     const hwc_block_impl *im = ctx->impl;
     const size_t nblocks = in_len / HWC_BLOCK;
     if (!ctx->encrypt) {
