@@ -4,7 +4,10 @@
 FUZZ_TARGETS="fuzz_cipher_diff fuzz_openssl_diff fuzz_aead_tamper fuzz_api_misuse"
 # Case inputs: header (<= 60 bytes) + key + IV + 1 KiB AAD + 4 KiB data.
 FUZZ_MAX_LEN=6000
-# The whole build is instrumented so coverage (and ASan) reach the library.
+# The whole build is instrumented so coverage (and ASan) reach the library
+# (UBSan all but the x86 AES kernels: see CMakeLists.txt). UBSan stays
+# non-recovering: recoverable checks compiled faster, but their extra edges
+# made libFuzzer 4.5 times slower (fuzz_openssl_diff 2435 -> 540 exec/s).
 FUZZ_CFLAGS="-g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 # clang and its libFuzzer runtime must be installed (Debian: clang,
