@@ -972,22 +972,22 @@ SM4_INLINE __m128i nibble_map(__m128i x, __m128i lo_table, __m128i hi_table, __m
  * in = Z_b ^ Z_c ^ rkz ^ Z_d. A table lookup works bytewise, so it commutes
  * with the byte permutations R_s: map_s[R_s(lo)] ^ map_s'[R_s(hi)] =
  * R_s(map_s[lo] ^ map_s'[hi]). Each R_s then permutes one sum of two
- * lookups, and R_1, R_2 (which share their tables) the same sum; R_2 is
- * R_1 with every word rotated by a byte, one VPROLD. Six lookups and three
+ * lookups, and R_1, R_2 (which share their tables) the same sum; R_2 is R_1
+ * with every word rotated by a byte, one VPROLD. Six lookups and three
  * permutations: nine byte shuffles a round instead of sixteen (Skylake-X
  * issues one a cycle). The round returns the next round's S-box input,
  * Z_a' ^ early_next (early_next = the next round's Z_b ^ Z_c ^ rkz, known a
  * round ahead), summed in the same two VPTERNLOGD as Z_a', so no XOR sits
  * between one AESENCLAST and the next; Z_a' itself is recovered off the
- * chain. Chain: AESENCLAST, the high nibbles (shift, AND), a lookup, the
- * XOR of a sum, its permutation, two VPTERNLOGD (the VPROLD beside the
- * first). On a Sapphire Rapids-class Xeon, SM4-CBC against this round:
- * R_2 by PSHUFB 1.01x the time; R_0 once on the AESENCLAST output and
- * VPROLD for R_1..R_3 (seven shuffles, a step longer) 1.03x; a step
- * shorter with eleven shuffles (the high nibbles as here, R_0 on the low
- * nibbles' index and VPROLD for their R_1..R_3) 1.06-1.10x: the core is
- * bound by its issue ports as much as by its chain. 32 registers keep the state, the tables
- * and the terms out of memory (round_z_avx2 for machines without AVX-512). */
+ * chain. Chain: AESENCLAST, the high nibbles (shift, AND), a lookup, the XOR
+ * of a sum, its permutation, two VPTERNLOGD (the VPROLD beside the first).
+ * On a Sapphire Rapids-class Xeon, SM4-CBC against this round: R_2 by PSHUFB
+ * 1.01x the time; R_0 once on the AESENCLAST output and VPROLD for R_1..R_3
+ * (seven shuffles, a step longer) 1.03x; a step shorter with eleven shuffles
+ * (the high nibbles as here, R_0 on the low nibbles' index and VPROLD for
+ * their R_1..R_3) 1.06-1.10x: the core is bound by its issue ports as much
+ * as by its chain. 32 registers keep the state, the tables and the terms out
+ * of memory (round_z_avx2 for machines without AVX-512). */
 SM4_INLINE_512 __m128i round_z_avx512(__m128i *xa, __m128i in, __m128i early_next, const sm4_zconsts *k) {
     const __m128i y = _mm_aesenclast_si128(in, _mm_setzero_si128());
     const __m128i lo = _mm_and_si128(y, k->nibble);
@@ -1010,21 +1010,20 @@ SM4_INLINE_512 __m128i early_z(__m128i xc, __m128i xd, const uint32_t *rkz) {
 
 typedef void (*sm4_core_z_fn)(__m128i state[4], const uint32_t *rkz);
 
-/* The Z-domain round for machines without AVX-512, on sixteen registers:
- * as round_z_avx512, each R_s permutes one sum of two lookups, but R_2 is
- * a PSHUFB too (AVX2 has no VPROLD; ten byte shuffles a round, Zen 3
- * issues two a cycle), VPXOR stands for VPTERNLOGD, and the S-box input is
- * formed at the start of the round (no registers to spare for the next
- * round's). In assembly: built from
- * intrinsics, GCC kept state words on the stack, a store and a reload on
- * the chain. Here the state words are register
- * operands and every constant a memory operand or a load off the chain,
- * read from the static tables themselves: copying them into a local
- * sm4_zconsts cost fifteen loads and stores a call, one call a block.
- * The tables are 16-byte aligned, as VMOVDQA needs (the VEX forms of
- * VPAND and VPSHUFB take any address). On Zen 3: 17 cycles a round,
- * against 22 for the round this replaced (input map, AESENCLAST, output
- * map, L by byte rotations and shifts). */
+/* The Z-domain round for machines without AVX-512, on sixteen registers: as
+ * round_z_avx512, each R_s permutes one sum of two lookups, but R_2 is a
+ * PSHUFB too (AVX2 has no VPROLD; ten byte shuffles a round, Zen 3 issues
+ * two a cycle), VPXOR stands for VPTERNLOGD, and the S-box input is formed
+ * at the start of the round (no registers to spare for the next round's). In
+ * assembly: built from intrinsics, GCC kept state words on the stack, a
+ * store and a reload on the chain. Here the state words are register
+ * operands and every constant a memory operand or a load off the chain, read
+ * from the static tables themselves: copying them into a local sm4_zconsts
+ * cost fifteen loads and stores a call, one call a block. The tables are
+ * 16-byte aligned, as VMOVDQA needs (the VEX forms of VPAND and VPSHUFB take
+ * any address). On Zen 3: 17 cycles a round, against 22 for the round this
+ * replaced (input map, AESENCLAST, output map, L by byte rotations and
+ * shifts). */
 SM4_INLINE void round_z_avx2(__m128i *xa, __m128i xb, __m128i xc, __m128i xd, const uint32_t *rk) {
     __m128i t0, t1, t2, t3, t4, t5;
     __asm__("vpbroadcastd %[rk], %[t0]\n\t"
