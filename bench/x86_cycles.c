@@ -10,11 +10,15 @@
  *    latency (one chain) at 128, 256 and, where the CPU has AVX-512, 512
  *    bits; then mixes with twelve VAESENC: how many cycles k VPCLMULQDQ or
  *    k byte shuffles (VPSHUFB, VPALIGNR) add to the AES work, next to ops
- *    that add nothing (VPXOR, VPSHUFD, 64-bit shifts).
+ *    that add nothing (VPXOR, VPSHUFD, 64-bit shifts); then twelve VAESENC
+ *    with k = 3..18 ops that depend on nothing (port pressure alone), and
+ *    the fused GCM loop's recipe per eight blocks with its side work made
+ *    independent (the port floor of that op mix, three GHASH forms).
  * 3. hwcrypt's kernels at 16 KiB per call, cycles per 16-byte block, the
  *    minimum of many calls (robust on a shared machine): CTR, GHASH alone
- *    (GMAC's AAD), fused GCM (streaming), ECB, XTS, on the back ends that
- *    HWCRYPT_CAPS leaves (e.g. HWCRYPT_CAPS=-avx512 for the AVX2 path).
+ *    (GMAC's AAD), fused GCM (streaming, encryption and decryption), ECB,
+ *    XTS, on the back ends that HWCRYPT_CAPS leaves (e.g.
+ *    HWCRYPT_CAPS=-avx512 for the AVX2 path).
  * Figures are minima, not averages: what the code does when nothing else
  * runs on the core. docs/PERFORMANCE.md (issue 17) reads them.
  */
@@ -188,6 +192,89 @@ LOOP(mix_pshufd3, T2, A12 "vpshufd $0x4e,%%ymm13,%%ymm13\n\tvpshufd $0x4e,%%ymm1
 LOOP(mix_psllq3, T2, A12 "vpsllq $1,%%ymm13,%%ymm13\n\tvpsllq $1,%%ymm14,%%ymm14\n\tvpsllq $1,%%ymm15,%%ymm15\n\t",
      CLOBBER15)
 
+/* Port pressure beside the AES units: twelve VAESENC ymm and k (3, 6, 12,
+ * 18) ops that depend on nothing written in the loop (sources ymm0 and
+ * ymm15, results alternately in ymm13 and ymm14), so that only issue ports
+ * can slow them: what each op takes from the AES units, without the
+ * latency chains of the mixes above. */
+#define I3(op) op "%%ymm15,%%ymm0,%%ymm13\n\t" op "%%ymm15,%%ymm0,%%ymm14\n\t" op "%%ymm15,%%ymm0,%%ymm13\n\t"
+#define I6(op) I3(op) I3(op)
+#define I12(op) I6(op) I6(op)
+#define I18(op) I12(op) I6(op)
+/* The same for an op with one source and an immediate. */
+#define J3(op) op "%%ymm0,%%ymm13\n\t" op "%%ymm0,%%ymm14\n\t" op "%%ymm0,%%ymm13\n\t"
+#define J6(op) J3(op) J3(op)
+#define J12(op) J6(op) J6(op)
+#define J18(op) J12(op) J6(op)
+#define FREE_MIX(name, op)                                \
+    LOOP(name##_3, T2, A12 I3(op), CLOBBER15)             \
+    LOOP(name##_6, T2, A12 I6(op), CLOBBER15)             \
+    LOOP(name##_12, T2, A12 I12(op), CLOBBER15)           \
+    LOOP(name##_18, T2, A12 I18(op), CLOBBER15)
+FREE_MIX(free_pxor, "vpxor ")
+FREE_MIX(free_paddd, "vpaddd ")
+FREE_MIX(free_pshufb, "vpshufb ")
+FREE_MIX(free_punpck, "vpunpcklqdq ")
+LOOP(free_pshufd_3, T2, A12 J3("vpshufd $0x4e,"), CLOBBER15)
+LOOP(free_pshufd_6, T2, A12 J6("vpshufd $0x4e,"), CLOBBER15)
+LOOP(free_pshufd_12, T2, A12 J12("vpshufd $0x4e,"), CLOBBER15)
+LOOP(free_pshufd_18, T2, A12 J18("vpshufd $0x4e,"), CLOBBER15)
+FREE_MIX(free_clmul, "vpclmulqdq $0,")
+FREE_MIX(free_blend, "vpblendd $0xf0,")
+
+/* The fused GCM loop's recipe, per four registers (eight blocks) of
+ * AES-128: 8 VAESENC registers (ymm1..8) through 5 rounds (40 VAESENC,
+ * four registers' ten rounds), then per register the counter (VPADDD,
+ * VPXOR round key 0), the data into the last round key (VPXOR with a
+ * load) and GHASH of a register of ciphertext: byte swap (VPSHUFB), then
+ *   Karatsuba:  VPSHUFD swap, VPXOR, 3 VPCLMULQDQ, 3 VPXOR into lo/mid/hi;
+ *   schoolbook: 4 VPCLMULQDQ, 4 VPXOR;
+ *   Karatsuba paired: per two registers VPUNPCKLQDQ, VPUNPCKHQDQ, VPXOR
+ *     for both middles, 6 VPCLMULQDQ, 6 VPXOR.
+ * Results of the side work are dead, its accumulators chain by one VPXOR
+ * (ymm13..15); powers and data are loads. Cycles per 8 blocks. */
+#define A40_8 \
+    "vaesenc %%ymm0,%%ymm1,%%ymm1\n\tvaesenc %%ymm0,%%ymm2,%%ymm2\n\tvaesenc %%ymm0,%%ymm3,%%ymm3\n\t" \
+    "vaesenc %%ymm0,%%ymm4,%%ymm4\n\tvaesenc %%ymm0,%%ymm5,%%ymm5\n\tvaesenc %%ymm0,%%ymm6,%%ymm6\n\t" \
+    "vaesenc %%ymm0,%%ymm7,%%ymm7\n\tvaesenc %%ymm0,%%ymm8,%%ymm8\n\t"
+#define AES40 A40_8 A40_8 A40_8 A40_8 A40_8
+#define CTR_REG "vpaddd 64(%0),%%ymm9,%%ymm10\n\tvpxor %%ymm0,%%ymm10,%%ymm10\n\tvpxor 96(%0),%%ymm0,%%ymm11\n\t"
+#define BSWAP_REG "vmovdqu 96(%0),%%ymm10\n\tvpshufb (%0),%%ymm10,%%ymm10\n\t"
+#define KARA_REG BSWAP_REG \
+    "vpshufd $0x4e,%%ymm10,%%ymm11\n\tvpxor %%ymm10,%%ymm11,%%ymm11\n\t" \
+    "vpclmulqdq $0x00,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm13,%%ymm13\n\t" \
+    "vpclmulqdq $0x11,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
+    "vpclmulqdq $0x00,160(%0),%%ymm11,%%ymm12\n\tvpxor %%ymm12,%%ymm14,%%ymm14\n\t"
+#define SCHOOL_REG BSWAP_REG \
+    "vpclmulqdq $0x00,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm13,%%ymm13\n\t" \
+    "vpclmulqdq $0x11,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
+    "vpclmulqdq $0x01,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm14,%%ymm14\n\t" \
+    "vpclmulqdq $0x10,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm14,%%ymm14\n\t"
+#define KARA_PAIR \
+    "vmovdqu 96(%0),%%ymm10\n\tvpshufb (%0),%%ymm10,%%ymm10\n\t" \
+    "vmovdqu 64(%0),%%ymm11\n\tvpshufb (%0),%%ymm11,%%ymm11\n\t" \
+    "vpclmulqdq $0x00,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm13,%%ymm13\n\t" \
+    "vpclmulqdq $0x11,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
+    "vpclmulqdq $0x00,160(%0),%%ymm11,%%ymm12\n\tvpxor %%ymm12,%%ymm13,%%ymm13\n\t" \
+    "vpclmulqdq $0x11,160(%0),%%ymm11,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
+    "vpunpcklqdq %%ymm11,%%ymm10,%%ymm12\n\tvpunpckhqdq %%ymm11,%%ymm10,%%ymm10\n\t" \
+    "vpxor %%ymm10,%%ymm12,%%ymm12\n\t" \
+    "vpclmulqdq $0x00,192(%0),%%ymm12,%%ymm10\n\tvpxor %%ymm10,%%ymm14,%%ymm14\n\t" \
+    "vpclmulqdq $0x11,192(%0),%%ymm12,%%ymm10\n\tvpxor %%ymm10,%%ymm14,%%ymm14\n\t"
+#define CLOBBER_ALL CLOBBER15, "xmm0"
+static uint8_t mix_mem[256] __attribute__((aligned(64)));
+#define LOOP_MEM(name, body)                                                           \
+    static __attribute__((target(T2), noinline)) void name(long n) {                   \
+        for (long i = 0; i < n; i++)                                                   \
+            __asm__ volatile(body ::"r"(mix_mem) : CLOBBER_ALL);                       \
+    }
+LOOP_MEM(recipe_aes, AES40)
+LOOP_MEM(recipe_ctr, AES40 CTR_REG CTR_REG CTR_REG CTR_REG)
+LOOP_MEM(recipe_ghash_kara, KARA_REG KARA_REG KARA_REG KARA_REG)
+LOOP_MEM(recipe_kara, AES40 CTR_REG CTR_REG CTR_REG CTR_REG KARA_REG KARA_REG KARA_REG KARA_REG)
+LOOP_MEM(recipe_school, AES40 CTR_REG CTR_REG CTR_REG CTR_REG SCHOOL_REG SCHOOL_REG SCHOOL_REG SCHOOL_REG)
+LOOP_MEM(recipe_pair, AES40 CTR_REG CTR_REG CTR_REG CTR_REG KARA_PAIR KARA_PAIR)
+
 static double cycle; /* TSC ticks per core cycle */
 
 static void rate(const char *what, loop_fn f, double per) {
@@ -199,8 +286,19 @@ static void mix(const char *what, loop_fn f) {
     printf("| 12 VAESENC ymm + %s | %.2f |\n", what, best(f, 200, 1) / cycle);
 }
 
+static void free_row(const char *what, loop_fn f3, loop_fn f6, loop_fn f12, loop_fn f18) {
+    printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", what, best(f3, 200, 1) / cycle, best(f6, 200, 1) / cycle,
+           best(f12, 200, 1) / cycle, best(f18, 200, 1) / cycle);
+}
+
+static void recipe(const char *what, loop_fn f, int ops) {
+    const double c = best(f, 200, 1) / cycle;
+    printf("| %s | %d | %.2f | %.2f |\n", what, ops, c, c / 8);
+}
+
 /* One hwcrypt call of 16 KiB: minimum over calls, cycles per block. */
-static double per_block(const char *cipher, int aad_only) {
+/* kind: 0 encrypt, 1 AAD only (encrypt context), 2 decrypt. */
+static double per_block(const char *cipher, int kind) {
     static uint8_t in[16384], out[16384];
     static const uint8_t key[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                                     23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
@@ -213,7 +311,7 @@ static double per_block(const char *cipher, int aad_only) {
         return -1;
     const int xts = (hwc_cipher_flags(c) & HWC_CIPHER_ONE_SHOT) != 0;
     size_t iv_len = hwc_cipher_iv_len(c), n;
-    if (hwc_init(ctx, c, HWC_ENCRYPT, key, hwc_cipher_key_len(c), iv_len ? iv : NULL, iv_len) != HWC_OK)
+    if (hwc_init(ctx, c, kind == 2 ? HWC_DECRYPT : HWC_ENCRYPT, key, hwc_cipher_key_len(c), iv_len ? iv : NULL, iv_len) != HWC_OK)
         return -1;
     hwc_set_padding(ctx, 0); /* ECB; refused by the others */
     double b = 1e30;
@@ -221,7 +319,7 @@ static double per_block(const char *cipher, int aad_only) {
         if (xts)
             hwc_init(ctx, NULL, HWC_ENCRYPT, NULL, 0, iv, iv_len);
         uint64_t a = ticks();
-        if (aad_only)
+        if (kind == 1)
             hwc_aad(ctx, in, sizeof in);
         else
             hwc_update(ctx, out, &n, in, sizeof in);
@@ -261,6 +359,22 @@ int main(void) {
         mix("3 VPXOR", mix_pxor3);
         mix("3 VPSHUFD", mix_pshufd3);
         mix("3 VPSLLQ", mix_psllq3);
+        printf("\n| 12 VAESENC ymm + k independent ops | k=3 | 6 | 12 | 18 |\n|---|---|---|---|---|\n");
+        free_row("VPXOR", free_pxor_3, free_pxor_6, free_pxor_12, free_pxor_18);
+        free_row("VPADDD", free_paddd_3, free_paddd_6, free_paddd_12, free_paddd_18);
+        free_row("VPBLENDD", free_blend_3, free_blend_6, free_blend_12, free_blend_18);
+        free_row("VPSHUFB", free_pshufb_3, free_pshufb_6, free_pshufb_12, free_pshufb_18);
+        free_row("VPSHUFD", free_pshufd_3, free_pshufd_6, free_pshufd_12, free_pshufd_18);
+        free_row("VPUNPCKLQDQ", free_punpck_3, free_punpck_6, free_punpck_12, free_punpck_18);
+        free_row("VPCLMULQDQ", free_clmul_3, free_clmul_6, free_clmul_12, free_clmul_18);
+        printf("\n| fused GCM recipe, AES-128, independent side work | vector ops | cycles per 8 blocks |"
+               " per block |\n|---|---|---|---|\n");
+        recipe("40 VAESENC (AES alone)", recipe_aes, 40);
+        recipe("GHASH alone, Karatsuba, 4 registers", recipe_ghash_kara, 36);
+        recipe("AES + counters + data", recipe_ctr, 52);
+        recipe("AES + counters + data + GHASH Karatsuba", recipe_kara, 88);
+        recipe("AES + counters + data + GHASH schoolbook", recipe_school, 88);
+        recipe("AES + counters + data + GHASH Karatsuba paired", recipe_pair, 82);
     }
     if (level == 0 || !has_gfni()) {
         printf("\nSKIP SM4 round latencies: the CPU lacks GFNI or AVX2\n");
@@ -292,15 +406,16 @@ int main(void) {
     printf("| kernel | cycles per block |\n|---|---|\n");
     static const struct {
         const char *what, *cipher;
-        int aad_only;
+        int kind;
     } rows[] = {
         {"AES-128-ECB", "aes-128-ecb", 0}, {"AES-128-CTR", "aes-128-ctr", 0},
         {"GHASH alone (AES-128-GMAC, AAD)", "aes-128-gmac", 1}, {"AES-128-GCM (fused, streaming)", "aes-128-gcm", 0},
+        {"AES-128-GCM decryption (fused, streaming)", "aes-128-gcm", 2},
         {"AES-256-ECB", "aes-256-ecb", 0}, {"AES-256-CTR", "aes-256-ctr", 0},
         {"AES-256-GCM (fused, streaming)", "aes-256-gcm", 0}, {"AES-256-XTS (one data unit)", "aes-256-xts", 0},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("| %s | %.2f |\n", rows[i].what, per_block(rows[i].cipher, rows[i].aad_only));
+        printf("| %s | %.2f |\n", rows[i].what, per_block(rows[i].cipher, rows[i].kind));
     return 0;
 }
 
