@@ -642,15 +642,40 @@ static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t firs
  * (descending). A group can take up to GCM_GROUP_MAX blocks: a whole
  * batch and, with 256-bit registers, the blocks after the last one. */
 #define GCM_GROUP_MAX VPCLMUL_KEY_POWERS
+/* The batches' Karatsuba middles go two registers at a time
+ * (gcm_batch_into): registers 2p + 1 and 2p + 2 (mod WIDE) of a batch,
+ * p < WIDE / 2, hi ^ lo of each lane's block of the first in the lane's
+ * low half and of the second in its high half (VPUNPCKLQDQ, VPUNPCKHQDQ,
+ * VPXOR for both, where each alone took VPSHUFD and VPXOR), multiplied by
+ * pair_mid[h][p], which holds the hi ^ lo of the first's powers low and
+ * the second's high (imm 0x00 and 0x11), for a batch at top BATCH (h = 0)
+ * or 2 * BATCH (h = 1, the first of a two-batch group). */
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;
+    vec pair_mid[2][WIDE / 2];
 } gcm_table;
 
-V_INLINE gcm_table gcm_table_of(const hwc_ghash_key *hk) {
-    return (gcm_table){vpclmul_power_slots(hk), vpclmul_karatsuba_slots(hk)};
-}
 #define gcm_power(t, e) ((t)->power + 16 * (GCM_GROUP_MAX - (e)))
 #define gcm_power_karatsuba(t, e) ((t)->karatsuba + 16 * (GCM_GROUP_MAX - (e)))
+/* Pair p's registers in a batch: 2p + 1 and 2p + 2 (mod WIDE). */
+#define PAIR_FIRST(p) (2 * (p) + 1)
+#define PAIR_SECOND(p) ((2 * (p) + 2) % WIDE)
+
+V_INLINE gcm_table gcm_table_of(const hwc_ghash_key *hk) {
+    gcm_table t;
+    t.power = vpclmul_power_slots(hk);
+    t.karatsuba = vpclmul_karatsuba_slots(hk);
+    for (unsigned h = 0; h < 2; h++) {
+        const size_t top = (h + 1) * BATCH;
+        for (unsigned p = 0; p < WIDE / 2; p++) /* the slots hold hi ^ lo in both halves */
+            t.pair_mid[h][p] =
+                top > GCM_GROUP_MAX /* no two-batch groups (vaes512) */
+                    ? v_zero()
+                    : V_PREFIX(unpacklo_epi64)(v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_FIRST(p))),
+                                               v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_SECOND(p))));
+    }
+    return t;
+}
 
 /* An unreduced sum of 256-bit products, LANES lanes of Karatsuba parts. */
 typedef struct clmul_accv {
@@ -820,7 +845,7 @@ V_INLINE void gcm_ctr_tail(const __m128i *rk, unsigned nr, ctr32_pos pos, size_t
 V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t, ctr32_pos pos,
                              __m128i state, int join, const uint8_t *hash_in, size_t top, uint8_t *out,
                              const uint8_t *in, clmul_accv *accp) {
-    vec b[WIDE];
+    vec b[WIDE], pair_first = v_zero();
     clmul_accv acc = *accp;
     ctr32_counters(b, 0, WIDE, pos, round_key(rk, 0));
     /* nr >= 10, so rounds 1..8 each carry one register of GHASH work;
@@ -830,8 +855,24 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
         const vec k = round_key(rk, r);
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = v_aesenc(b[j], k);
-        if (hash_in)
-            ghash_batch_part(&acc, t, state, join, hash_in, r % WIDE, top);
+        if (hash_in) {
+            const unsigned q = r % WIDE;
+            vec x = v_shuffle8(v_loadu(hash_in + VBYTES * q), byteswap_lanes());
+            if (join && q == 0)
+                x = v_xor(x, v_zext(state));
+            const vec h = v_loadu(gcm_power(t, top - LANES * q));
+            acc.lo = v_xor(acc.lo, v_clmul(x, h, 0x00));
+            acc.hi = v_xor(acc.hi, v_clmul(x, h, 0x11));
+            if (r % 2 == 1) { /* PAIR_FIRST(r / 2) */
+                pair_first = x;
+            } else { /* PAIR_SECOND(r / 2 - 1): both middles */
+                const vec m = v_xor(V_PREFIX(unpacklo_epi64)(pair_first, x), V_PREFIX(unpackhi_epi64)(pair_first, x));
+                const vec mid_key = t->pair_mid[top == 2 * BATCH][r / 2 - 1];
+                acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x00));
+                acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x11));
+            }
+            __asm__("" : "+v"(acc.lo), "+v"(acc.mid), "+v"(acc.hi)); /* as in acc_mul */
+        }
     }
     for (unsigned r = WIDE + 1; r < nr; r++) {
         const vec k = round_key(rk, r);
