@@ -650,9 +650,10 @@ static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t firs
  * pair_mid[h][p], which holds the hi ^ lo of the first's powers low and
  * the second's high (imm 0x00 and 0x11), for a batch at top BATCH (h = 0)
  * or 2 * BATCH (h = 1, the first of a two-batch group). */
+#define GCM_PAIR_TOPS (2 * BATCH <= GCM_GROUP_MAX ? 2 : 1) /* vaes512 has no two-batch groups */
 typedef struct gcm_table {
     const uint8_t *power, *karatsuba;
-    vec pair_mid[2][WIDE / 2];
+    vec pair_mid[GCM_PAIR_TOPS][WIDE / 2];
 } gcm_table;
 
 #define gcm_power(t, e) ((t)->power + 16 * (GCM_GROUP_MAX - (e)))
@@ -665,14 +666,12 @@ V_INLINE gcm_table gcm_table_of(const hwc_ghash_key *hk) {
     gcm_table t;
     t.power = vpclmul_power_slots(hk);
     t.karatsuba = vpclmul_karatsuba_slots(hk);
-    for (unsigned h = 0; h < 2; h++) {
+    for (unsigned h = 0; h < GCM_PAIR_TOPS; h++) {
         const size_t top = (h + 1) * BATCH;
         for (unsigned p = 0; p < WIDE / 2; p++) /* the slots hold hi ^ lo in both halves */
             t.pair_mid[h][p] =
-                top > GCM_GROUP_MAX /* no two-batch groups (vaes512) */
-                    ? v_zero()
-                    : V_PREFIX(unpacklo_epi64)(v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_FIRST(p))),
-                                               v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_SECOND(p))));
+                V_PREFIX(unpacklo_epi64)(v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_FIRST(p))),
+                                         v_loadu(gcm_power_karatsuba(&t, top - LANES * PAIR_SECOND(p))));
     }
     return t;
 }
@@ -867,7 +866,7 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
                 pair_first = x;
             } else { /* PAIR_SECOND(r / 2 - 1): both middles */
                 const vec m = v_xor(V_PREFIX(unpacklo_epi64)(pair_first, x), V_PREFIX(unpackhi_epi64)(pair_first, x));
-                const vec mid_key = t->pair_mid[top == 2 * BATCH][r / 2 - 1];
+                const vec mid_key = t->pair_mid[GCM_PAIR_TOPS == 2 && top == 2 * BATCH][r / 2 - 1];
                 acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x00));
                 acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x11));
             }
