@@ -57,12 +57,14 @@
  *     adds L[ntz(BATCH*(q+1))]. Input not starting on such an index first
  *     goes narrow up to the next one.
  *   - GCM: CTR32 of a batch interleaved with GHASH of a batch of
- *     ciphertext (the one two batches before when encrypting, the current
- *     one when decrypting) over rounds 1..8, one reduction per group of
- *     up to 32 blocks (two batches at 256 bits, gcm_batch_pair); the tail below
- *     one batch and the waiting blocks of the mode (gcm_crypt) in the same
- *     call. Counters as CTR32's (COUNT_IN_PLACE is faster at 256 bits; at
- *     512 bits, where a batch wraps the byte one time in eight, the plain
+ *     ciphertext (when encrypting, the one made two batches before, or
+ *     one before in calls of fewer than four batches; when decrypting,
+ *     the current one) over rounds 1..8, the Karatsuba middles two
+ *     registers at a time, one reduction per group of up to 32 blocks (two
+ *     batches at 256 bits, gcm_batch_pair); the tail below one batch and
+ *     the waiting blocks of the mode (gcm_crypt) in the same call.
+ *     Counters as CTR32's (COUNT_IN_PLACE is faster at 256 bits; at 512
+ *     bits, where a batch wraps the byte one time in eight, the plain
  *     byte-reversed count measured faster).
  *
  * Constant time: VAES, VPCLMULQDQ and the vector ALU have no data-dependent
@@ -867,7 +869,8 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
             if (r % 2 == 1) { /* PAIR_FIRST(r / 2) */
                 pair_first = x;
             } else { /* PAIR_SECOND(r / 2 - 1): both middles */
-                const vec m = v_xor(V_PREFIX(unpacklo_epi64)(pair_first, x), V_PREFIX(unpackhi_epi64)(pair_first, x));
+                const vec m =
+                    v_xor(V_PREFIX(unpacklo_epi64)(pair_first, x), V_PREFIX(unpackhi_epi64)(pair_first, x));
                 const vec mid_key = t->pair_mid[GCM_PAIR_TOPS == 2 && top == 2 * BATCH][r / 2 - 1];
                 acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x00));
                 acc.mid = v_xor(acc.mid, v_clmul(m, mid_key, 0x11));
