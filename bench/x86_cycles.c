@@ -206,21 +206,19 @@ LOOP(mix_psllq3, T2, A12 "vpsllq $1,%%ymm13,%%ymm13\n\tvpsllq $1,%%ymm14,%%ymm14
 #define J6(op) J3(op) J3(op)
 #define J12(op) J6(op) J6(op)
 #define J18(op) J12(op) J6(op)
-#define FREE_MIX(name, op)                                \
-    LOOP(name##_3, T2, A12 I3(op), CLOBBER15)             \
-    LOOP(name##_6, T2, A12 I6(op), CLOBBER15)             \
-    LOOP(name##_12, T2, A12 I12(op), CLOBBER15)           \
-    LOOP(name##_18, T2, A12 I18(op), CLOBBER15)
-FREE_MIX(free_pxor, "vpxor ")
-FREE_MIX(free_paddd, "vpaddd ")
-FREE_MIX(free_pshufb, "vpshufb ")
-FREE_MIX(free_punpck, "vpunpcklqdq ")
-LOOP(free_pshufd_3, T2, A12 J3("vpshufd $0x4e,"), CLOBBER15)
-LOOP(free_pshufd_6, T2, A12 J6("vpshufd $0x4e,"), CLOBBER15)
-LOOP(free_pshufd_12, T2, A12 J12("vpshufd $0x4e,"), CLOBBER15)
-LOOP(free_pshufd_18, T2, A12 J18("vpshufd $0x4e,"), CLOBBER15)
-FREE_MIX(free_clmul, "vpclmulqdq $0,")
-FREE_MIX(free_blend, "vpblendd $0xf0,")
+/* form: I (two sources) or J (one source and an immediate). */
+#define FREE_MIX(name, form, op)                          \
+    LOOP(name##_3, T2, A12 form##3(op), CLOBBER15)        \
+    LOOP(name##_6, T2, A12 form##6(op), CLOBBER15)        \
+    LOOP(name##_12, T2, A12 form##12(op), CLOBBER15)      \
+    LOOP(name##_18, T2, A12 form##18(op), CLOBBER15)
+FREE_MIX(free_pxor, I, "vpxor ")
+FREE_MIX(free_paddd, I, "vpaddd ")
+FREE_MIX(free_pshufb, I, "vpshufb ")
+FREE_MIX(free_punpck, I, "vpunpcklqdq ")
+FREE_MIX(free_pshufd, J, "vpshufd $0x4e,")
+FREE_MIX(free_clmul, I, "vpclmulqdq $0,")
+FREE_MIX(free_blend, I, "vpblendd $0xf0,")
 
 /* The fused GCM loop's recipe, per four registers (eight blocks) of
  * AES-128: 8 VAESENC registers (ymm1..8) through 5 rounds (40 VAESENC,
@@ -250,8 +248,7 @@ FREE_MIX(free_blend, "vpblendd $0xf0,")
     "vpclmulqdq $0x11,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
     "vpclmulqdq $0x01,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm14,%%ymm14\n\t" \
     "vpclmulqdq $0x10,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm14,%%ymm14\n\t"
-#define KARA_PAIR \
-    "vmovdqu 96(%0),%%ymm10\n\tvpshufb (%0),%%ymm10,%%ymm10\n\t" \
+#define KARA_PAIR BSWAP_REG \
     "vmovdqu 64(%0),%%ymm11\n\tvpshufb (%0),%%ymm11,%%ymm11\n\t" \
     "vpclmulqdq $0x00,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm13,%%ymm13\n\t" \
     "vpclmulqdq $0x11,128(%0),%%ymm10,%%ymm12\n\tvpxor %%ymm12,%%ymm15,%%ymm15\n\t" \
@@ -296,9 +293,12 @@ static void recipe(const char *what, loop_fn f, int ops) {
     printf("| %s | %d | %.2f | %.2f |\n", what, ops, c, c / 8);
 }
 
+/* What per_block times: data encrypted, AAD alone (an encrypting context),
+ * or data decrypted. */
+enum call_kind { ENCRYPT_DATA, AAD_ONLY, DECRYPT_DATA };
+
 /* One hwcrypt call of 16 KiB: minimum over calls, cycles per block. */
-/* kind: 0 encrypt, 1 AAD only (encrypt context), 2 decrypt. */
-static double per_block(const char *cipher, int kind) {
+static double per_block(const char *cipher, enum call_kind kind) {
     static uint8_t in[16384], out[16384];
     static const uint8_t key[64] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                                     23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
@@ -311,7 +311,8 @@ static double per_block(const char *cipher, int kind) {
         return -1;
     const int xts = (hwc_cipher_flags(c) & HWC_CIPHER_ONE_SHOT) != 0;
     size_t iv_len = hwc_cipher_iv_len(c), n;
-    if (hwc_init(ctx, c, kind == 2 ? HWC_DECRYPT : HWC_ENCRYPT, key, hwc_cipher_key_len(c), iv_len ? iv : NULL, iv_len) != HWC_OK)
+    const int direction = kind == DECRYPT_DATA ? HWC_DECRYPT : HWC_ENCRYPT;
+    if (hwc_init(ctx, c, direction, key, hwc_cipher_key_len(c), iv_len ? iv : NULL, iv_len) != HWC_OK)
         return -1;
     hwc_set_padding(ctx, 0); /* ECB; refused by the others */
     double b = 1e30;
@@ -319,7 +320,7 @@ static double per_block(const char *cipher, int kind) {
         if (xts)
             hwc_init(ctx, NULL, HWC_ENCRYPT, NULL, 0, iv, iv_len);
         uint64_t a = ticks();
-        if (kind == 1)
+        if (kind == AAD_ONLY)
             hwc_aad(ctx, in, sizeof in);
         else
             hwc_update(ctx, out, &n, in, sizeof in);
@@ -406,13 +407,15 @@ int main(void) {
     printf("| kernel | cycles per block |\n|---|---|\n");
     static const struct {
         const char *what, *cipher;
-        int kind;
+        enum call_kind kind;
     } rows[] = {
-        {"AES-128-ECB", "aes-128-ecb", 0}, {"AES-128-CTR", "aes-128-ctr", 0},
-        {"GHASH alone (AES-128-GMAC, AAD)", "aes-128-gmac", 1}, {"AES-128-GCM (fused, streaming)", "aes-128-gcm", 0},
-        {"AES-128-GCM decryption (fused, streaming)", "aes-128-gcm", 2},
-        {"AES-256-ECB", "aes-256-ecb", 0}, {"AES-256-CTR", "aes-256-ctr", 0},
-        {"AES-256-GCM (fused, streaming)", "aes-256-gcm", 0}, {"AES-256-XTS (one data unit)", "aes-256-xts", 0},
+        {"AES-128-ECB", "aes-128-ecb", ENCRYPT_DATA}, {"AES-128-CTR", "aes-128-ctr", ENCRYPT_DATA},
+        {"GHASH alone (AES-128-GMAC, AAD)", "aes-128-gmac", AAD_ONLY},
+        {"AES-128-GCM (fused, streaming)", "aes-128-gcm", ENCRYPT_DATA},
+        {"AES-128-GCM decryption (fused, streaming)", "aes-128-gcm", DECRYPT_DATA},
+        {"AES-256-ECB", "aes-256-ecb", ENCRYPT_DATA}, {"AES-256-CTR", "aes-256-ctr", ENCRYPT_DATA},
+        {"AES-256-GCM (fused, streaming)", "aes-256-gcm", ENCRYPT_DATA},
+        {"AES-256-XTS (one data unit)", "aes-256-xts", ENCRYPT_DATA},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         printf("| %s | %.2f |\n", rows[i].what, per_block(rows[i].cipher, rows[i].kind));
