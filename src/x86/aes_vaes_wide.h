@@ -701,17 +701,24 @@ V_INLINE void acc_mul(clmul_accv *acc, vec x, vec h, vec h_mid) {
     __asm__("" : "+v"(acc->lo), "+v"(acc->mid), "+v"(acc->hi));
 }
 
-/* Register q of a batch of ciphertext into the GHASH sum of a group whose
- * first block is the batch's and takes H^top (BATCH, more when blocks
- * after the batch join the group, 2 * BATCH for the first batch of a
- * two-batch group); the state joins that block when join is set (a
- * group's second batch has none). */
-V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, int join, const uint8_t *blocks,
-                               unsigned q, size_t top) {
+/* Register q of a batch of ciphertext as GHASH input: byte-swapped, the
+ * state joined to the batch's first block when join is set (a group's
+ * second batch has none). */
+V_INLINE vec ghash_batch_input(__m128i state, int join, const uint8_t *blocks, unsigned q) {
     vec x = v_shuffle8(v_loadu(blocks + VBYTES * q), byteswap_lanes());
     if (join && q == 0)
         x = v_xor(x, v_zext(state));
-    acc_mul(acc, x, v_loadu(gcm_power(t, top - LANES * q)), v_loadu(gcm_power_karatsuba(t, top - LANES * q)));
+    return x;
+}
+
+/* Register q of a batch of ciphertext into the GHASH sum of a group whose
+ * first block is the batch's and takes H^top (BATCH, more when blocks
+ * after the batch join the group, 2 * BATCH for the first batch of a
+ * two-batch group). */
+V_INLINE void ghash_batch_part(clmul_accv *acc, const gcm_table *t, __m128i state, int join, const uint8_t *blocks,
+                               unsigned q, size_t top) {
+    acc_mul(acc, ghash_batch_input(state, join, blocks, q), v_loadu(gcm_power(t, top - LANES * q)),
+            v_loadu(gcm_power_karatsuba(t, top - LANES * q)));
 }
 
 /* acc * x^-128 mod Q in each lane, then the lanes summed (the reduction is
@@ -860,9 +867,7 @@ V_INLINE void gcm_batch_into(const __m128i *rk, unsigned nr, const gcm_table *t,
             b[j] = v_aesenc(b[j], k);
         if (hash_in) {
             const unsigned q = r % WIDE;
-            vec x = v_shuffle8(v_loadu(hash_in + VBYTES * q), byteswap_lanes());
-            if (join && q == 0)
-                x = v_xor(x, v_zext(state));
+            const vec x = ghash_batch_input(state, join, hash_in, q);
             const vec h = v_loadu(gcm_power(t, top - LANES * q));
             acc.lo = v_xor(acc.lo, v_clmul(x, h, 0x00));
             acc.hi = v_xor(acc.hi, v_clmul(x, h, 0x11));
