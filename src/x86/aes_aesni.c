@@ -22,9 +22,10 @@
  * reduction per eight blocks. CCM: one CTR block rides along each serial
  * CBC-MAC block, in the MAC's latency shadow.
  *
- * Counters (CTR128, CCM) and XTS tweaks are advanced in general registers,
- * whose units are otherwise idle, rather than with vector or carry-less
- * operations that compete with AESENC for issue slots.
+ * CCM's counter and XTS tweaks are advanced in general registers, whose
+ * units are otherwise idle, rather than with vector or carry-less
+ * operations that compete with AESENC for issue slots. CTR128's counters
+ * are built in vector registers (see ctr128_carry_limit).
  *
  * Constant time: AES-NI and PCLMULQDQ have no data-dependent timing; the
  * only branches and table indices depend on lengths and OCB block indices,
@@ -227,10 +228,11 @@ HWC_TARGET_AESNI void hwc_aesni_ctr32(const hwc_ks *ks, uint8_t ctr[16], uint8_t
     BY_ROUNDS(ks, ctr32_body, ks, ctr, out, in, nblocks);
 }
 
-/* CTR128: the counter as two 64-bit halves in general registers, where the
- * carry between them is one add-with-carry. The block's byte swap and its
- * XOR with the first round key are done there too (BSWAP and XOR on idle
- * integer units), leaving one vector XOR per block besides the rounds. */
+/* CCM's counter (a 128-bit big-endian integer) as two 64-bit halves in
+ * general registers, where the carry between them is one add-with-carry.
+ * The block's byte swap and its XOR with the first round key are done there
+ * too (BSWAP and XOR on idle integer units): CCM makes one counter block per
+ * serial CBC-MAC block, off the MAC's critical path. */
 typedef struct ctr128_state {
     uint64_t hi, lo;       /* the counter */
     uint64_t k0_lo, k0_hi; /* first round key, as little-endian halves */
@@ -256,12 +258,36 @@ static inline __m128i ctr128_next(ctr128_state *c) {
     return block;
 }
 
-AESNI_INLINE void ctr128_step(const __m128i *rk, unsigned nr, ctr128_state *c, uint8_t *out, const uint8_t *in,
-                              size_t n) {
+/* CTR128 (CTR mode, SIV): the counter byte-reversed in a vector register, a
+ * little-endian 128-bit integer with its low half in lane 0, so block j of
+ * a step is the counter plus j with PADDQ. The low half carries into the
+ * high one when lo + j overflows, that is when j > ~lo; the step compares
+ * j with ~lo clamped to 15 (j <= LANES), in 32-bit lanes that cover only
+ * the high half, and subtracts the all-ones result there. No branch and no
+ * address depends on the counter, which may be secret (an SSH IV). Eight
+ * blocks cost five vector ops each besides the rounds; counters built in
+ * general registers (two moves into a vector register and an unpack a
+ * block, as CCM's) ran 1.3-2x slower on Intel's Golden Cove. */
+AESNI_INLINE __m128i ctr128_carry_limit(__m128i counter) {
+    const uint64_t room = ~(uint64_t)_mm_cvtsi128_si64(counter); /* lo + j carries iff j > room */
+    const uint64_t large = 0 - (uint64_t)((room >> 4) != 0);
+    return _mm_set1_epi32((int)((room & 15) | (large & 15)));
+}
+
+/* counter + j, j <= LANES, given ctr128_carry_limit(counter). */
+AESNI_INLINE __m128i ctr128_plus(__m128i counter, __m128i limit, int j) {
+    const __m128i sum = _mm_add_epi64(counter, _mm_set_epi64x(0, j));
+    return _mm_sub_epi64(sum, _mm_cmpgt_epi32(_mm_set_epi32(j, j, 0, 0), limit));
+}
+
+/* n blocks (LANES or 1) from counter + j0 (j0 + n <= LANES). */
+AESNI_INLINE void ctr128_step(const __m128i *rk, unsigned nr, __m128i counter, __m128i limit, int j0, uint8_t *out,
+                              const uint8_t *in, size_t n) {
+    const __m128i bswap = byteswap_mask(), first = _mm_load_si128(rk);
     __m128i b[LANES];
     UNROLL_LANES
     for (size_t j = 0; j < n; j++)
-        b[j] = ctr128_next(c);
+        b[j] = _mm_xor_si128(_mm_shuffle_epi8(ctr128_plus(counter, limit, j0 + (int)j), bswap), first);
     UNROLL_ROUNDS
     for (unsigned r = 1; r < nr; r++) {
         const __m128i k = _mm_load_si128(rk + r);
@@ -278,50 +304,25 @@ AESNI_INLINE void ctr128_step(const __m128i *rk, unsigned nr, ctr128_state *c, u
 AESNI_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                               unsigned nr) {
     const __m128i *rk = aesni_enc_keys(ks);
-    ctr128_state c = ctr128_init(ctr, _mm_load_si128(rk));
-    for (; nblocks >= LANES; nblocks -= LANES, in += 16 * LANES, out += 16 * LANES)
-        ctr128_step(rk, nr, &c, out, in, LANES);
-    /* Tail: one block per step; the CPU overlaps the independent ones. */
-    for (; nblocks != 0; nblocks--, in += 16, out += 16)
-        ctr128_step(rk, nr, &c, out, in, 1);
-    ctr128_store(&c, ctr);
-}
-
-/* Calls under LANES blocks (16-112 bytes, the provider's short updates):
- * one block per step with only the counter in general registers, so the
- * call saves none (ctr128_body's eight-block step takes all of them, and
- * its register saves and dispatch were most of a one-block call). */
-AESNI_INLINE void ctr128_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                                    size_t nblocks, unsigned nr) {
-    const __m128i *rk = aesni_enc_keys(ks);
-    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
-    for (; nblocks != 0; nblocks--, in += 16, out += 16) {
-        __m128i b = _mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi));
-        const __m128i data = loadu(in);
-        lo = hwc_value_barrier_u64(lo + 1); /* as ctr128_next: no branch on the counter */
-        hi += (lo == 0);
-        crypt_blocks(&b, 1, rk, nr, &data, 0);
-        storeu(out, b);
+    const __m128i bswap = byteswap_mask();
+    __m128i counter = _mm_shuffle_epi8(loadu(ctr), bswap);
+    for (; nblocks >= LANES; nblocks -= LANES, in += 16 * LANES, out += 16 * LANES) {
+        const __m128i limit = ctr128_carry_limit(counter);
+        ctr128_step(rk, nr, counter, limit, 0, out, in, LANES);
+        counter = ctr128_plus(counter, limit, LANES);
     }
-    storeu(ctr, _mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi)));
-}
-
-static HWC_TARGET_AESNI __attribute__((noinline)) void ctr128_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
-                                                                    const uint8_t *in, size_t nblocks) {
-    BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
-}
-
-static HWC_TARGET_AESNI __attribute__((noinline)) void ctr128_long(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
-                                                                   const uint8_t *in, size_t nblocks) {
-    BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nblocks);
+    /* Tail: one block per step, all from one limit (so no step waits on
+     * the one before); the CPU overlaps the independent ones. */
+    const __m128i limit = ctr128_carry_limit(counter);
+    for (size_t j = 0; j < nblocks; j++)
+        ctr128_step(rk, nr, counter, limit, (int)j, out + 16 * j, in + 16 * j, 1);
+    counter = ctr128_plus(counter, limit, (int)nblocks);
+    storeu(ctr, _mm_shuffle_epi8(counter, bswap));
 }
 
 HWC_TARGET_AESNI void hwc_aesni_ctr128(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                        size_t nblocks) {
-    if (nblocks < LANES)
-        ctr128_short(ks, ctr, out, in, nblocks);
-    else
-        ctr128_long(ks, ctr, out, in, nblocks);
+    BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nblocks);
 }
 
 /* ---------------------------------------------------------- CBC, CFB */
