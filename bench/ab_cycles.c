@@ -38,6 +38,8 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <x86intrin.h>
 
+#include "core_clock.h"
+
 typedef struct hwc_ctx hwc_ctx;
 typedef struct hwc_cipher hwc_cipher;
 typedef struct lib {
@@ -141,30 +143,6 @@ static int op(lib *l) {
     }
 }
 
-static inline uint64_t ticks(void) {
-    unsigned aux;
-    return __rdtscp(&aux);
-}
-
-static double core_cycle(void) {
-    double best = 1e30;
-    for (int r = 0; r < 200; r++) {
-        /* Register operands: Golden Cove-class cores fold a chain of
-         * add-immediates at rename (measured 0.3 TSC ticks an add there). */
-        long x = 0, one = 1;
-        uint64_t a = ticks();
-        for (long i = 0; i < 2000; i++)
-            __asm__ volatile("add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-                             "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0"
-                             : "+r"(x)
-                             : "r"(one));
-        uint64_t b = ticks();
-        if ((double)(b - a) / 16000 < best)
-            best = (double)(b - a) / 16000;
-    }
-    return best;
-}
-
 static int by_value(const void *a, const void *b) {
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -214,7 +192,7 @@ int main(int argc, char **argv) {
         memcpy(sealed, out, len);
         mode = OPEN;
     }
-    const double cycle = core_cycle();
+    const double cycle = ticks_per_core_cycle(200);
     const int calls = len >= 4096 ? 30 : 5, batch = len >= 4096 ? 1 : 200;
     double best[2 * MAX_COPIES];
     for (int i = 0; i < 2 * copies; i++)

@@ -33,6 +33,8 @@
 #include <cpuid.h>
 #include <x86intrin.h>
 
+#include "core_clock.h"
+
 /* What the CPU and OS support (not HWCRYPT_CAPS's mask: the issue rates are
  * the core's): 1 for AVX2 + VAES + VPCLMULQDQ with YMM state, 2 for those and
  * AVX-512 F/BW/VL with ZMM state, else 0. */
@@ -48,11 +50,6 @@ static int vector_level(void) {
     return avx2 ? (avx512 ? 2 : 1) : 0;
 }
 
-static inline uint64_t ticks(void) {
-    unsigned aux;
-    return __rdtscp(&aux);
-}
-
 typedef void (*loop_fn)(long);
 
 /* Minimum ticks per call of f(n) over repetitions, divided by n * per. */
@@ -66,17 +63,6 @@ static double best(loop_fn f, long n, double per) {
             b = (double)(c - a);
     }
     return b / ((double)n * per);
-}
-
-static void add_chain(long n) {
-    /* Register operands: Golden Cove-class cores fold a chain of
-     * add-immediates at rename (measured 0.3 TSC ticks an add there). */
-    long x = 0, one = 1;
-    for (long i = 0; i < n; i++)
-        __asm__ volatile("add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-                         "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0"
-                         : "+r"(x)
-                         : "r"(one));
 }
 
 /* Twelve independent chains (registers 1..12), or one (register 1). */
@@ -333,7 +319,7 @@ static double per_block(const char *cipher, enum call_kind kind) {
 }
 
 int main(void) {
-    cycle = best(add_chain, 2000, 8);
+    cycle = ticks_per_core_cycle(300);
     printf("TSC ticks per core cycle: %.3f\n\n", cycle);
     const int level = vector_level();
     if (level == 0) {
