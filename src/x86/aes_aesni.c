@@ -280,6 +280,14 @@ AESNI_INLINE __m128i ctr128_plus(__m128i counter, __m128i limit, int j) {
     return _mm_sub_epi64(sum, _mm_cmpgt_epi32(_mm_set_epi32(j, j, 0, 0), limit));
 }
 
+/* counter + 1: the low half's carry is the low lane equal to zero after
+ * the add, moved to the high lane (no round trip through a general
+ * register, as ctr128_carry_limit takes). */
+AESNI_INLINE __m128i ctr128_plus_one(__m128i counter) {
+    const __m128i sum = _mm_add_epi64(counter, _mm_set_epi64x(0, 1));
+    return _mm_sub_epi64(sum, _mm_slli_si128(_mm_cmpeq_epi64(sum, _mm_setzero_si128()), 8));
+}
+
 /* n blocks (LANES or 1) from counter + j0 (j0 + n <= LANES). */
 AESNI_INLINE void ctr128_step(const __m128i *rk, unsigned nr, __m128i counter, __m128i limit, int j0, uint8_t *out,
                               const uint8_t *in, size_t n) {
@@ -311,12 +319,17 @@ AESNI_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, c
         ctr128_step(rk, nr, counter, limit, 0, out, in, LANES);
         counter = ctr128_plus(counter, limit, LANES);
     }
-    /* Tail: one block per step, all from one limit (so no step waits on
-     * the one before); the CPU overlaps the independent ones. */
-    const __m128i limit = ctr128_carry_limit(counter);
-    for (size_t j = 0; j < nblocks; j++)
-        ctr128_step(rk, nr, counter, limit, (int)j, out + 16 * j, in + 16 * j, 1);
-    counter = ctr128_plus(counter, limit, (int)nblocks);
+    if (nblocks == 1) { /* the provider's 16-byte updates */
+        ctr128_step(rk, nr, counter, _mm_setzero_si128(), 0, out, in, 1);
+        counter = ctr128_plus_one(counter);
+    } else if (nblocks != 0) {
+        /* Tail: one block per step, all from one limit (so no step waits
+         * on the one before); the CPU overlaps the independent ones. */
+        const __m128i limit = ctr128_carry_limit(counter);
+        for (size_t j = 0; j < nblocks; j++)
+            ctr128_step(rk, nr, counter, limit, (int)j, out + 16 * j, in + 16 * j, 1);
+        counter = ctr128_plus(counter, limit, (int)nblocks);
+    }
     storeu(ctr, _mm_shuffle_epi8(counter, bswap));
 }
 
