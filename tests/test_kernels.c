@@ -8,7 +8,8 @@
  * or out of all 128 bits, an OCB call whose first block index is not 1 or a
  * multiple of the kernel's stride, arbitrary L values. Here each kernel gets
  * block counts around every stride (0..65, 100, 129, 257), aligned,
- * misaligned and in-place buffers, counters before the 2^32, 2^64 and 2^128
+ * misaligned and in-place buffers (nothing may be written past the
+ * output), counters before the last byte's, the 2^32, 2^64 and 2^128
  * wraps, and must return the same output and the same chaining state (IV,
  * counter, tweak, MAC, offset, checksum, GHASH state) as the reference.
  * GCM-SIV's CTR (ctr32le) starts before its little-endian 2^32 wrap too,
@@ -81,7 +82,11 @@ typedef struct {
     uint8_t src[16 * MAX_BLOCKS];  /* the input */
     uint8_t want[16 * MAX_BLOCKS]; /* the reference output */
     uint8_t *in, *out;
+    uint8_t *past_end; /* the bytes right after the output, which no kernel may write */
+    size_t past_len;
 } bufs;
+
+#define PAST_END_BYTE 0xa5
 
 static void place(bufs *b, int lay, size_t n) {
     b->in = b->inbuf + (lay == LAY_IN_ODD);
@@ -89,12 +94,27 @@ static void place(bufs *b, int lay, size_t n) {
     memcpy(b->in, b->src, 16 * n);
     if (b->out != b->in)
         memset(b->out, 0x5a, 16 * n);
+    /* Up to two blocks after the output (a register of a partial tail
+     * written whole would land there). */
+    const uint8_t *end = b->out == b->in ? b->inbuf + sizeof b->inbuf : b->outbuf + sizeof b->outbuf;
+    b->past_end = b->out + 16 * n;
+    b->past_len = (size_t)(end - b->past_end) < 32 ? (size_t)(end - b->past_end) : 32;
+    memset(b->past_end, PAST_END_BYTE, b->past_len);
 }
 
-static void report(const kern *k, const char *kernel, size_t n, int lay, const char *what, int ok_out, int ok_state) {
-    CHECKF(ok_out && ok_state, "%s (%s-%zu) %s, %zu blocks, %s, %s: %s%s", k->im->name,
+static int past_end_intact(const bufs *b) {
+    for (size_t i = 0; i < b->past_len; i++)
+        if (b->past_end[i] != PAST_END_BYTE)
+            return 0;
+    return 1;
+}
+
+static void report(const kern *k, const bufs *b, const char *kernel, size_t n, int lay, const char *what, int ok_out,
+                   int ok_state) {
+    const int ok_past = past_end_intact(b);
+    CHECKF(ok_out && ok_state && ok_past, "%s (%s-%zu) %s, %zu blocks, %s, %s: %s%s%s", k->im->name,
            k->im->family == HWC_FAMILY_AES ? "aes" : "sm4", 8 * k->key_len, kernel, n, lay_names[lay], what,
-           ok_out ? "" : "output differs ", ok_state ? "" : "state differs");
+           ok_out ? "" : "output differs ", ok_state ? "" : "state differs ", ok_past ? "" : "wrote past the end");
 }
 
 /* CBC/CFB/OFB encryption and decryption, and CBC-MAC. */
@@ -127,7 +147,7 @@ static void check_chained(const kern *k, bufs *b, size_t n, int lay) {
         place(b, lay, n);
         memcpy(iv, iv0, 16);
         ks[j].fn(&k->ks, iv, b->out, b->in, n);
-        report(k, ks[j].name, n, lay, "vs one-block ECB", memcmp(b->out, b->want, 16 * n) == 0,
+        report(k, b, ks[j].name, n, lay, "vs one-block ECB", memcmp(b->out, b->want, 16 * n) == 0,
                memcmp(iv, want_iv, 16) == 0);
     }
     if (im->cbc_mac && lay != LAY_OUT_ODD && lay != LAY_IN_PLACE) {
@@ -139,13 +159,16 @@ static void check_chained(const kern *k, bufs *b, size_t n, int lay) {
         place(b, lay, n);
         memcpy(iv, iv0, 16);
         im->cbc_mac(&k->ks, iv, b->in, n);
-        report(k, "cbc_mac", n, lay, "vs one-block ECB", memcmp(b->in, b->src, 16 * n) == 0,
+        report(k, b, "cbc_mac", n, lay, "vs one-block ECB", memcmp(b->in, b->src, 16 * n) == 0,
                memcmp(iv, want_iv, 16) == 0);
     }
 }
 
 /* Counters just before a wrap: which = 0 random, 1 low word, 2 low 64 bits,
- * 3 all 128 bits; the wrap falls inside the call when n allows. */
+ * 3 all 128 bits, 4 the last byte only (a carry into byte 14, where the
+ * kernels that count in that byte change method); the wrap falls inside
+ * the call when n allows. */
+enum { COUNTER_STARTS = 5 };
 static void counter_start(uint8_t ctr[16], int which, size_t n) {
     test_rand_bytes(ctr, 16);
     uint8_t before = (uint8_t)(n / 2);
@@ -163,7 +186,7 @@ static void counter_start(uint8_t ctr[16], int which, size_t n) {
 static void check_counters(const kern *k, bufs *b, size_t n, int lay) {
     const hwc_block_impl *im = k->im;
     uint8_t ctr0[16], ctr[16], want_ctr[16], mac0[16], mac[16], want_mac[16], t[16];
-    for (int which = 0; which < 4; which++) {
+    for (int which = 0; which < COUNTER_STARTS; which++) {
         counter_start(ctr0, which, n);
         test_rand_bytes(b->src, 16 * n);
         test_rand_bytes(mac0, 16);
@@ -181,7 +204,7 @@ static void check_counters(const kern *k, bufs *b, size_t n, int lay) {
             place(b, lay, n);
             memcpy(ctr, ctr0, 16);
             fn(&k->ks, ctr, b->out, b->in, n);
-            report(k, width ? "ctr128" : "ctr32", n, lay, which ? "counter wraps" : "random counter",
+            report(k, b, width ? "ctr128" : "ctr32", n, lay, which ? "counter wraps" : "random counter",
                    memcmp(b->out, b->want, 16 * n) == 0, memcmp(ctr, want_ctr, 16) == 0);
         }
         if (im->ctr32le) { /* GCM-SIV: bytes 0..3 little-endian, wrapping mod 2^32 */
@@ -201,7 +224,7 @@ static void check_counters(const kern *k, bufs *b, size_t n, int lay) {
             place(b, lay, n);
             memcpy(ctr, le0, 16);
             im->ctr32le(&k->ks, ctr, b->out, b->in, n);
-            report(k, "ctr32le", n, lay, which ? "counter wraps" : "random counter",
+            report(k, b, "ctr32le", n, lay, which ? "counter wraps" : "random counter",
                    memcmp(b->out, b->want, 16 * n) == 0, memcmp(ctr, want_ctr, 16) == 0);
         }
         for (int dec = 0; dec < 2; dec++) {
@@ -222,7 +245,7 @@ static void check_counters(const kern *k, bufs *b, size_t n, int lay) {
             memcpy(ctr, ctr0, 16);
             memcpy(mac, mac0, 16);
             fn(&k->ks, ctr, mac, b->out, b->in, n);
-            report(k, dec ? "ccm_dec" : "ccm_enc", n, lay, which ? "counter wraps" : "random counter",
+            report(k, b, dec ? "ccm_dec" : "ccm_enc", n, lay, which ? "counter wraps" : "random counter",
                    memcmp(b->out, b->want, 16 * n) == 0,
                    memcmp(ctr, want_ctr, 16) == 0 && memcmp(mac, want_mac, 16) == 0);
         }
@@ -249,7 +272,7 @@ static void check_tweaked(const kern *k, bufs *b, size_t n, int lay) {
         place(b, lay, n);
         memcpy(tw, t0, 16);
         fn(&k->ks, tw, b->out, b->in, n);
-        report(k, dec ? "xts_dec" : "xts_enc", n, lay, "vs one-block ECB", memcmp(b->out, b->want, 16 * n) == 0,
+        report(k, b, dec ? "xts_dec" : "xts_enc", n, lay, "vs one-block ECB", memcmp(b->out, b->want, 16 * n) == 0,
                memcmp(tw, want_tw, 16) == 0);
     }
 
@@ -285,7 +308,7 @@ static void check_tweaked(const kern *k, bufs *b, size_t n, int lay) {
             fn(&k->ks, (const uint8_t(*)[16])L, firsts[f], off, sum, b->out, b->in, n);
             char what[64];
             snprintf(what, sizeof what, "first block %llu", (unsigned long long)firsts[f]);
-            report(k, dec ? "ocb_dec" : "ocb_enc", n, lay, what, memcmp(b->out, b->want, 16 * n) == 0,
+            report(k, b, dec ? "ocb_dec" : "ocb_enc", n, lay, what, memcmp(b->out, b->want, 16 * n) == 0,
                    memcmp(off, want_off, 16) == 0 && memcmp(sum, want_sum, 16) == 0);
         }
     }
@@ -314,7 +337,7 @@ static void check_kw(const kern *k, bufs *b, size_t n, int lay) {
             place(b, lay, (8 * semi + 15) / 16);
             memcpy(a, a0, 8);
             fn(&k->ks, decrypt, a, b->in, semi);
-            report(k, inv ? "kw_winv" : "kw_w", semi, lay, decrypt ? "decryption function" : "encryption function",
+            report(k, b, inv ? "kw_winv" : "kw_w", semi, lay, decrypt ? "decryption function" : "encryption function",
                    memcmp(b->in, b->want, 8 * semi) == 0, memcmp(a, want_a, 8) == 0);
         }
     }
@@ -351,7 +374,7 @@ static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
                 xor16(b->want + 16 * i, b->src + 16 * i, t);
             }
             ref->update(&hk_ref, want_st, dec ? b->src : b->want, done);
-            report(k, dec ? "gcm_dec" : "gcm_enc", done, lay, which ? "counter wraps" : "random counter",
+            report(k, b, dec ? "gcm_dec" : "gcm_enc", done, lay, which ? "counter wraps" : "random counter",
                    memcmp(b->out, b->want, 16 * done) == 0,
                    memcmp(ctr, want_ctr, 16) == 0 && memcmp(st, want_st, 16) == 0);
         }
@@ -396,7 +419,7 @@ static void check_gcm(const kern *k, bufs *b, size_t n, int lay) {
             char what[80];
             snprintf(what, sizeof what, "%s, %zu pre, %zu ecb, %zu post, partial %zu",
                      which ? "counter wraps" : "random counter", npre, n_ecb, npost, partial);
-            report(k, dec ? "gcm_crypt dec" : "gcm_crypt enc", n, lay, what, memcmp(b->out, b->want, 16 * n) == 0,
+            report(k, b, dec ? "gcm_crypt dec" : "gcm_crypt enc", n, lay, what, memcmp(b->out, b->want, 16 * n) == 0,
                    memcmp(ctr, want_ctr, 16) == 0 && memcmp(st, want_st, 16) == 0 &&
                        memcmp(ecb, want_ecb, sizeof ecb) == 0 && memcmp(post, want_post, sizeof post) == 0);
         }
@@ -431,12 +454,12 @@ static void run_key(const hwc_block_impl *im, const char *name, size_t key_len) 
     for (int lay = 0; lay < LAYOUTS; lay++) {
         place(b, lay, MAX_BLOCKS);
         im->ecb_enc(&k.ks, b->out, b->in, MAX_BLOCKS);
-        report(&k, "ecb_enc", MAX_BLOCKS, lay, "vs ct", memcmp(b->out, b->want, 16 * MAX_BLOCKS) == 0, 1);
+        report(&k, b, "ecb_enc", MAX_BLOCKS, lay, "vs ct", memcmp(b->out, b->want, 16 * MAX_BLOCKS) == 0, 1);
     }
     ct_im->ecb_dec(&ct.ks, b->want, b->src, MAX_BLOCKS);
     place(b, LAY_IN_ODD, MAX_BLOCKS);
     im->ecb_dec(&k.ks, b->out, b->in, MAX_BLOCKS);
-    report(&k, "ecb_dec", MAX_BLOCKS, LAY_IN_ODD, "vs ct", memcmp(b->out, b->want, 16 * MAX_BLOCKS) == 0, 1);
+    report(&k, b, "ecb_dec", MAX_BLOCKS, LAY_IN_ODD, "vs ct", memcmp(b->out, b->want, 16 * MAX_BLOCKS) == 0, 1);
     for (size_t i = 0; i < 16; i++) { /* the one-block calls the references make */
         uint8_t got[16], want[16];
         enc1(&k, got, b->src + 16 * i);
