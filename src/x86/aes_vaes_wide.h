@@ -188,6 +188,23 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
             SHORT(ks, chain, out, in, rest);                                                               \
     }
 
+/* An entry point whose calls and tails below one batch run here as one
+ * group of registers (SHORT, which takes 0 blocks too). */
+#define BATCHES_THEN_SHORT(name, BATCHES, SHORT)                                                            \
+    static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, \
+                                           size_t nblocks);                                                \
+    static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
+        if (nblocks < BATCH)                                                                               \
+            SHORT(ks, chain, out, in, nblocks);                                                            \
+        else                                                                                               \
+            name##_long(ks, chain, out, in, nblocks);                                                      \
+    }                                                                                                      \
+    static void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
+        const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
+        BATCHES(ks, chain, out, in, wide);                                                                 \
+        SHORT(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                         \
+    }
+
 /* ------------------------------------------------------------------ ECB */
 
 V_INLINE void ecb_body(const hwc_ks *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t nbatches,
@@ -270,10 +287,10 @@ V_INLINE void counters_in_place(vec *b, unsigned j0, unsigned n, vec block, vec 
         b[j] = v_xor(v_add32(block, v_lane_top_words((int)((LANES * (j0 + j)) << 24), 1 << 24)), first);
 }
 
-/* The counter blocks of registers j0..j0+n-1 of the batch at p, whitened
- * with round key 0. */
-V_INLINE void ctr32_counters(vec *b, unsigned j0, unsigned n, ctr32_pos p, vec first) {
-    if (COUNT_IN_PLACE && (p.counter & 0xff) <= 0x100 - BATCH) {
+/* The counter blocks of registers j0..j0+n-1 of the span blocks (at most
+ * BATCH) at p, whitened with round key 0. */
+V_INLINE void ctr32_counters_within(vec *b, unsigned j0, unsigned n, ctr32_pos p, vec first, size_t span) {
+    if (COUNT_IN_PLACE && (p.counter & 0xff) <= 0x100 - span) {
         counters_in_place(b, j0, n, p.block, first);
     } else {
         const vec bswap = byteswap_lanes();
@@ -281,6 +298,11 @@ V_INLINE void ctr32_counters(vec *b, unsigned j0, unsigned n, ctr32_pos p, vec f
         for (unsigned j = 0; j < n; j++)
             b[j] = v_xor(v_shuffle8(v_add32(reversed, v_lane_words((int)(LANES * (j0 + j)), 1)), bswap), first);
     }
+}
+
+/* The same for the batch at p. */
+V_INLINE void ctr32_counters(vec *b, unsigned j0, unsigned n, ctr32_pos p, vec first) {
+    ctr32_counters_within(b, j0, n, p, first, BATCH);
 }
 
 /* One batch of CTR: b[j] are the counter blocks, whitened. */
@@ -312,7 +334,78 @@ static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t 
     BY_ROUNDS(ks, ctr32_body, ks, ctr, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_ctr32, ctr32_batches, k_ctr32, hwc_aesni_ctr32)
+/* CTR of G registers (G <= WIDE, a constant) in one interleaved group: b[j]
+ * are their counter blocks, whitened; the last register holds only `part`
+ * blocks (1..LANES) when part < LANES, and no byte past them is read or
+ * written. */
+V_INLINE void ctr_group(const __m128i *rk, unsigned nr, vec *b, unsigned G, unsigned part, uint8_t *out,
+                        const uint8_t *in) {
+    vec data[WIDE];
+    for (unsigned j = 0; j < G; j++)
+        data[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
+    for (unsigned r = 1; r < nr; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < G; j++)
+            b[j] = v_aesenc(b[j], k);
+    }
+    const vec last = round_key(rk, nr);
+    for (unsigned j = 0; j < G; j++) {
+        b[j] = v_aesenclast(b[j], v_xor(last, data[j]));
+        if (j == G - 1 && part < LANES)
+            v_store_part(out + VBYTES * j, b[j], part);
+        else
+            v_storeu(out + VBYTES * j, b[j]);
+    }
+}
+
+/* Calls and tails below one batch: n (1..BATCH-1) blocks as one group of
+ * ceil(n / LANES) registers (one round's latency covers up to about four
+ * registers' issue, so a short group costs about what one register does).
+ * The group size is made a constant by a switch, COUNTERS(g) making b[]. */
+#define CTR_SHORT_GROUP(n, COUNTERS)                                                                      \
+    do {                                                                                                  \
+        const unsigned part_ = (unsigned)((n) % LANES != 0 ? (n) % LANES : LANES);                      \
+        vec b[WIDE];                                                                                      \
+        switch (((n) + LANES - 1) / LANES) {                                                              \
+        case 1: COUNTERS(1); ctr_group(rk, nr, b, 1, part_, out, in); break;                             \
+        case 2: COUNTERS(2); ctr_group(rk, nr, b, 2, part_, out, in); break;                             \
+        case 3: COUNTERS(3); ctr_group(rk, nr, b, 3, part_, out, in); break;                             \
+        case 4: COUNTERS(4); ctr_group(rk, nr, b, 4, part_, out, in); break;                             \
+        case 5: COUNTERS(5); ctr_group(rk, nr, b, 5, part_, out, in); break;                             \
+        case 6: COUNTERS(6); ctr_group(rk, nr, b, 6, part_, out, in); break;                             \
+        case 7: COUNTERS(7); ctr_group(rk, nr, b, 7, part_, out, in); break;                             \
+        default: COUNTERS(8); ctr_group(rk, nr, b, 8, part_, out, in); break;                            \
+        }                                                                                                 \
+    } while (0)
+_Static_assert(WIDE == 8, "CTR_SHORT_GROUP has a case per group size up to WIDE");
+
+V_INLINE void ctr32_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n,
+                               unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    const ctr32_pos pos = ctr32_at(ctr);
+#define CTR32_SHORT_COUNTERS(g) ctr32_counters_within(b, 0, g, pos, round_key(rk, 0), n)
+    CTR_SHORT_GROUP(n, CTR32_SHORT_COUNTERS);
+#undef CTR32_SHORT_COUNTERS
+    hwc_store_be32(ctr + 12, pos.counter + (uint32_t)n);
+}
+
+static V_NOINLINE void ctr32_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                   size_t nblocks) {
+    if (nblocks != 0)
+        BY_ROUNDS(ks, ctr32_short_body, ks, ctr, out, in, nblocks);
+}
+
+BATCHES_THEN_SHORT(vaes_ctr32, ctr32_batches, ctr32_short)
+
+/* The counter blocks of registers 0..n-1 for a 128-bit counter (hi, lo)
+ * whose low 64 bits do not carry within them, whitened with round key 0:
+ * lane k is (hi, lo + k), register j adds LANES * j to the low halves. */
+V_INLINE void ctr128_counters_reversed(vec *b, unsigned n, uint64_t hi, uint64_t lo, vec first) {
+    const vec bswap = byteswap_lanes();
+    const vec base = v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)), v_lane_words(0, 1));
+    for (unsigned j = 0; j < n; j++)
+        b[j] = v_xor(v_shuffle8(v_add64(base, v_lane_words((int)(LANES * j), 0)), bswap), first);
+}
 
 /* CTR128: while the last byte does not wrap within the batch, the counter
  * blocks are the big-endian block plus k in that byte (no byte swaps, as
@@ -331,12 +424,7 @@ V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const
         if (COUNT_IN_PLACE && (lo & 0xff) <= 0x100 - BATCH) {
             counters_in_place(b, 0, WIDE, block, first);
         } else if (lo <= UINT64_MAX - (BATCH - 1)) {
-            /* Lane k is (hi, lo + k), register j adds LANES * j to the
-             * low halves. */
-            const vec bswap = byteswap_lanes();
-            const vec base = v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)), v_lane_words(0, 1));
-            for (unsigned j = 0; j < WIDE; j++)
-                b[j] = v_xor(v_shuffle8(v_add64(base, v_lane_words((int)(LANES * j), 0)), bswap), first);
+            ctr128_counters_reversed(b, WIDE, hi, lo, first);
         } else {
             hwc_store_be64(ctr, hi);
             hwc_store_be64(ctr + 8, lo);
@@ -363,7 +451,39 @@ static V_NOINLINE void ctr128_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t
     BY_ROUNDS(ks, ctr128_body, ks, ctr, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_ctr128, ctr128_batches, k_ctr128, hwc_aesni_ctr128)
+/* CTR128 below one batch (ctr32_short's group): the counters as
+ * ctr128_body makes them; the rare call whose low 64 bits carry inside it
+ * runs on aesni. */
+V_INLINE void ctr128_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n,
+                                unsigned nr) {
+    const __m128i *rk = aesni_enc_keys(ks);
+    uint64_t hi = hwc_load_be64(ctr), lo = hwc_load_be64(ctr + 8);
+    if (COUNT_IN_PLACE && (lo & 0xff) <= 0x100 - n) {
+        const vec block = v_bcast(x86_loadu(ctr));
+#define CTR128_IN_PLACE(g) counters_in_place(b, 0, g, block, round_key(rk, 0))
+        CTR_SHORT_GROUP(n, CTR128_IN_PLACE);
+#undef CTR128_IN_PLACE
+    } else if (lo <= UINT64_MAX - (n - 1)) {
+#define CTR128_REVERSED(g) ctr128_counters_reversed(b, g, hi, lo, round_key(rk, 0))
+        CTR_SHORT_GROUP(n, CTR128_REVERSED);
+#undef CTR128_REVERSED
+    } else {
+        hwc_aesni_ctr128(ks, ctr, out, in, n);
+        return;
+    }
+    lo += n;
+    hi += (lo < n); /* carry out of the low half */
+    hwc_store_be64(ctr, hi);
+    hwc_store_be64(ctr + 8, lo);
+}
+
+static V_NOINLINE void ctr128_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                                    size_t nblocks) {
+    if (nblocks != 0)
+        BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
+}
+
+BATCHES_THEN_SHORT(vaes_ctr128, ctr128_batches, ctr128_short)
 
 /* ---------------------------------------------------------- CBC, CFB */
 
@@ -806,23 +926,9 @@ V_INLINE __m128i ghash_last(const gcm_table *t, __m128i state, const uint8_t *p,
  * part < LANES. */
 V_INLINE void gcm_ctr_group(const __m128i *rk, unsigned nr, ctr32_pos pos, unsigned j0, unsigned G,
                             unsigned part, uint8_t *out, const uint8_t *in) {
-    vec b[WIDE], data[WIDE];
+    vec b[WIDE];
     ctr32_counters(b, j0, G, pos, round_key(rk, 0));
-    for (unsigned j = 0; j < G; j++)
-        data[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
-    for (unsigned r = 1; r < nr; r++) {
-        const vec k = round_key(rk, r);
-        for (unsigned j = 0; j < G; j++)
-            b[j] = v_aesenc(b[j], k);
-    }
-    const vec last = round_key(rk, nr);
-    for (unsigned j = 0; j < G; j++) {
-        b[j] = v_aesenclast(b[j], v_xor(last, data[j]));
-        if (j == G - 1 && part < LANES)
-            v_store_part(out + VBYTES * j, b[j], part);
-        else
-            v_storeu(out + VBYTES * j, b[j]);
-    }
+    ctr_group(rk, nr, b, G, part, out, in);
 }
 
 /* CTR32 of n blocks, 1..BATCH-1, starting at pos: groups of 4, 2 and 1
