@@ -189,12 +189,16 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     }
 
 /* An entry point whose calls and tails below one batch run here as one
- * group of registers (SHORT, which takes 0 blocks too). */
-#define BATCHES_THEN_SHORT(name, BATCHES, SHORT)                                                            \
+ * group of registers (SHORT), except single blocks (and empty calls): aesni's
+ * ONE, whose one-block path has the counter in general registers and no
+ * table of cases to dispatch through, measured 1.2x faster for them. */
+#define BATCHES_THEN_SHORT(name, BATCHES, SHORT, ONE)                                                       \
     static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, \
                                            size_t nblocks);                                                \
     static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
-        if (nblocks < BATCH)                                                                               \
+        if (nblocks < 2)                                                                                   \
+            ONE(ks, chain, out, in, nblocks);                                                              \
+        else if (nblocks < BATCH)                                                                          \
             SHORT(ks, chain, out, in, nblocks);                                                            \
         else                                                                                               \
             name##_long(ks, chain, out, in, nblocks);                                                      \
@@ -202,7 +206,10 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     static void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
         const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
         BATCHES(ks, chain, out, in, wide);                                                                 \
-        SHORT(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                         \
+        if (rest == 1)                                                                                     \
+            ONE(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                       \
+        else if (rest != 0)                                                                                \
+            SHORT(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                     \
     }
 
 /* ------------------------------------------------------------------ ECB */
@@ -265,9 +272,18 @@ typedef struct ctr32_pos {
     uint32_t counter;
 } ctr32_pos;
 
+/* The counter block is stored back whole (ctr32_store, ctr128_store): the
+ * next call's 16-byte load of it then forwards from that store, where
+ * after word stores it waited for them to retire (a stall of about 20
+ * cycles a call, measured as most of what a one-register call costs). */
 V_INLINE ctr32_pos ctr32_at(const uint8_t ctr[16]) {
     const ctr32_pos p = {v_bcast(x86_loadu(ctr)), hwc_load_be32(ctr + 12)};
     return p;
+}
+
+/* The block of p with its counter plus n in the last word. */
+V_INLINE void ctr32_store(uint8_t ctr[16], ctr32_pos p, uint32_t n) {
+    x86_storeu(ctr, _mm_insert_epi32(v_low(p.block), (int)__builtin_bswap32(p.counter + n), 3));
 }
 
 /* p advanced by n (< 256) blocks: an add in place while the last byte does
@@ -326,7 +342,7 @@ V_INLINE void ctr32_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const 
         ctr32_counters(b, 0, WIDE, pos, round_key(rk, 0));
         ctr_batch(rk, nr, b, out, in);
     }
-    hwc_store_be32(ctr + 12, pos.counter);
+    ctr32_store(ctr, pos, 0);
 }
 
 static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
@@ -358,7 +374,7 @@ V_INLINE void ctr_group(const __m128i *rk, unsigned nr, vec *b, unsigned G, unsi
     }
 }
 
-/* Calls and tails below one batch: n (1..BATCH-1) blocks as one group of
+/* Calls and tails below one batch: n (2..BATCH-1) blocks as one group of
  * ceil(n / LANES) registers (one round's latency covers up to about four
  * registers' issue, so a short group costs about what one register does).
  * The group size is made a constant by a switch, COUNTERS(g) making b[]. */
@@ -386,16 +402,20 @@ V_INLINE void ctr32_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, 
 #define CTR32_SHORT_COUNTERS(g) ctr32_counters_within(b, 0, g, pos, round_key(rk, 0), n)
     CTR_SHORT_GROUP(n, CTR32_SHORT_COUNTERS);
 #undef CTR32_SHORT_COUNTERS
-    hwc_store_be32(ctr + 12, pos.counter + (uint32_t)n);
+    ctr32_store(ctr, pos, (uint32_t)n);
 }
 
 static V_NOINLINE void ctr32_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                    size_t nblocks) {
-    if (nblocks != 0)
-        BY_ROUNDS(ks, ctr32_short_body, ks, ctr, out, in, nblocks);
+    BY_ROUNDS(ks, ctr32_short_body, ks, ctr, out, in, nblocks);
 }
 
-BATCHES_THEN_SHORT(vaes_ctr32, ctr32_batches, ctr32_short)
+BATCHES_THEN_SHORT(vaes_ctr32, ctr32_batches, ctr32_short, hwc_aesni_ctr32)
+
+/* The big-endian counter block (hi, lo), stored whole (see ctr32_at). */
+V_INLINE void ctr128_store(uint8_t ctr[16], uint64_t hi, uint64_t lo) {
+    x86_storeu(ctr, _mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi)));
+}
 
 /* The counter blocks of registers 0..n-1 for a 128-bit counter (hi, lo)
  * whose low 64 bits do not carry within them, whitened with round key 0:
@@ -426,8 +446,7 @@ V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const
         } else if (lo <= UINT64_MAX - (BATCH - 1)) {
             ctr128_counters_reversed(b, WIDE, hi, lo, first);
         } else {
-            hwc_store_be64(ctr, hi);
-            hwc_store_be64(ctr + 8, lo);
+            ctr128_store(ctr, hi, lo);
             hwc_aesni_ctr128(ks, ctr, out, in, BATCH);
             hi = hwc_load_be64(ctr);
             lo = hwc_load_be64(ctr + 8);
@@ -442,8 +461,7 @@ V_INLINE void ctr128_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const
         else
             block = v_bcast(_mm_set_epi64x((long long)__builtin_bswap64(lo), (long long)__builtin_bswap64(hi)));
     }
-    hwc_store_be64(ctr, hi);
-    hwc_store_be64(ctr + 8, lo);
+    ctr128_store(ctr, hi, lo);
 }
 
 static V_NOINLINE void ctr128_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
@@ -473,17 +491,15 @@ V_INLINE void ctr128_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out,
     }
     lo += n;
     hi += (lo < n); /* carry out of the low half */
-    hwc_store_be64(ctr, hi);
-    hwc_store_be64(ctr + 8, lo);
+    ctr128_store(ctr, hi, lo);
 }
 
 static V_NOINLINE void ctr128_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                     size_t nblocks) {
-    if (nblocks != 0)
-        BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
+    BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
 }
 
-BATCHES_THEN_SHORT(vaes_ctr128, ctr128_batches, ctr128_short)
+BATCHES_THEN_SHORT(vaes_ctr128, ctr128_batches, ctr128_short, hwc_aesni_ctr128)
 
 /* ---------------------------------------------------------- CBC, CFB */
 
