@@ -814,16 +814,39 @@ GCM_OUT_OF_LINE static int gcm_short(hwc_ctx *ctx, int encrypt, const uint8_t *i
     hwc_store_be32(counter + 12, 1);
     k_ctr32(ctx->impl, &ctx->ks[0], counter, (uint8_t *)stream, gcm_short_zeros, 1 + data_blocks);
 
-    memset(hashed, 0, HWC_BLOCK * (aad_blocks + data_blocks + 1));
-    if (aad_len)
-        memcpy(hashed_bytes, aad, aad_len);
-    if (in_len)
-        memcpy(cipher, in, in_len);
     if (encrypt) {
-        /* Whole padded blocks, then the pad bytes zeroed again for GHASH. */
-        for (size_t w = 0; w < 2 * data_blocks; w++)
-            cipher_words[w] ^= stream[2 + w];
-        memset(cipher + in_len, 0, HWC_BLOCK * data_blocks - in_len);
+        /* Only the pads zeroed, and the ciphertext's whole blocks made from
+         * the input straight into hashed and out: filling hashed with zeros
+         * and the input first, then copying it out, cost 64-256 byte seals
+         * 5-12% on x86. (Decryption keeps the plain copy: for it the
+         * pad-only zeroing measured 1-4% slower at 16-64 bytes.) */
+        const size_t whole = in_len / HWC_BLOCK, rest = in_len % HWC_BLOCK;
+        if (aad_len) {
+            memcpy(hashed_bytes, aad, aad_len);
+            memset(hashed_bytes + aad_len, 0, HWC_BLOCK * aad_blocks - aad_len);
+        }
+        for (size_t w = 0; w < 2 * whole; w++) {
+            uint64_t x;
+            memcpy(&x, in + 8 * w, 8);
+            x ^= stream[2 + w];
+            cipher_words[w] = x;
+            memcpy(out + 8 * w, &x, 8); /* in == out is fine: word w is read first */
+        }
+        if (rest) { /* zero-padded, encrypted, the pad zeroed again for GHASH */
+            uint8_t *last = cipher + HWC_BLOCK * whole;
+            memset(last, 0, HWC_BLOCK);
+            memcpy(last, in + HWC_BLOCK * whole, rest);
+            gcm_xor16(last, last, (const uint8_t *)(stream + 2 + 2 * whole));
+            memset(last + rest, 0, HWC_BLOCK - rest);
+            memcpy(out + HWC_BLOCK * whole, last, rest);
+        }
+        memset(cipher + HWC_BLOCK * data_blocks, 0, HWC_BLOCK);
+    } else {
+        memset(hashed, 0, HWC_BLOCK * (aad_blocks + data_blocks + 1));
+        if (aad_len)
+            memcpy(hashed_bytes, aad, aad_len);
+        if (in_len)
+            memcpy(cipher, in, in_len);
     }
     gcm_short_lengths(cipher + HWC_BLOCK * data_blocks, aad_len, in_len);
     hwc_ghash_update(ctx->ghash, &st->hkey, hash, hashed_bytes, aad_blocks + data_blocks + 1);
@@ -831,8 +854,6 @@ GCM_OUT_OF_LINE static int gcm_short(hwc_ctx *ctx, int encrypt, const uint8_t *i
 
     int rc = HWC_OK;
     if (encrypt) {
-        if (in_len)
-            memcpy(out, cipher, in_len);
         memcpy(tag_out, full_tag, tag_len);
     } else if (hwc_ct_memcmp(full_tag, tag_in, tag_len) != 0) {
         rc = HWC_ERR_AUTH; /* nothing written */
