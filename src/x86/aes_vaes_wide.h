@@ -151,11 +151,13 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     return decrypt ? aesni_dec_keys(ks) : aesni_enc_keys(ks);
 }
 
-/* Calls and tails below 16 blocks (one 256-bit batch) run aesni's kernel
- * for the mode, called directly (AESNI_SHORT): a batch needs at least 16
- * blocks, and the hop through the narrow table (for vaes512 two hops, via
- * vaes) made such calls up to 1.4x slower than aesni's. Tails of 16 or more
- * (vaes512 only) go to the narrow table, where vaes runs one batch. */
+/* XTS and OCB: calls and tails below 16 blocks (one 256-bit batch) run
+ * aesni's kernel for the mode, called directly (AESNI_SHORT): a batch needs
+ * at least 16 blocks, and the hop through the narrow table (for vaes512 two
+ * hops, via vaes) made such calls up to 1.4x slower than aesni's. Tails of
+ * 16 or more (vaes512 only) go to the narrow table, where vaes runs one
+ * batch. (ECB, CTR and CBC/CFB decryption run them here as one group of
+ * registers: BATCHES_THEN_SHORT.) */
 #define AESNI_SHORT 16
 
 /* The long path out of line keeps the short one free of its register saves
@@ -189,15 +191,16 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     }
 
 /* An entry point whose calls and tails below one batch run here as one
- * group of registers (SHORT), except single blocks (and empty calls): aesni's
- * ONE, whose one-block path has the counter in general registers and no
- * table of cases to dispatch through, measured 1.2x faster for them. */
-#define BATCHES_THEN_SHORT(name, BATCHES, SHORT, ONE)                                                       \
+ * group of registers (SHORT), from MIN blocks on; fewer (and empty calls)
+ * go to aesni's FEW: for one block it measured 1.2x faster (CTR), on
+ * vaes512 for two ECB blocks 1.14x (one masked 512-bit register), for two
+ * or three CBC/CFB decryption blocks up to 1.06x. */
+#define BATCHES_THEN_SHORT(name, BATCHES, SHORT, FEW, MIN)                                                  \
     static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, \
                                            size_t nblocks);                                                \
     static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
-        if (nblocks < 2)                                                                                   \
-            ONE(ks, chain, out, in, nblocks);                                                              \
+        if (nblocks < (MIN))                                                                               \
+            FEW(ks, chain, out, in, nblocks);                                                              \
         else if (nblocks < BATCH)                                                                          \
             SHORT(ks, chain, out, in, nblocks);                                                            \
         else                                                                                               \
@@ -206,11 +209,69 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     static void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
         const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
         BATCHES(ks, chain, out, in, wide);                                                                 \
-        if (rest == 1)                                                                                     \
-            ONE(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                       \
-        else if (rest != 0)                                                                                \
+        if (rest >= (MIN))                                                                                 \
             SHORT(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                     \
+        else if (rest != 0)                                                                                \
+            FEW(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                       \
     }
+/* The smallest calls of ECB and of CBC/CFB decryption that run here
+ * (measured: below them aesni's kernels were as fast or faster). */
+#define BLOCKS_SHORT_MIN (LANES > 2 ? 3 : 2)
+#define CHAINED_SHORT_MIN 4
+
+/* Calls and tails below one batch: n (2..BATCH-1) blocks as one group of
+ * ceil(n / LANES) registers, the last holding SHORT_PART(n) blocks (one
+ * round's latency covers up to about four registers' issue, so a short
+ * group costs about what one register does). SHORT_GROUP runs BODY with G
+ * bound to the group size, a constant (one case each). */
+#define SHORT_PART(n) ((unsigned)((n) % LANES != 0 ? (n) % LANES : LANES))
+#define SHORT_GROUP(n, G, BODY)                              \
+    do {                                                     \
+        switch (((n) + LANES - 1) / LANES) {                 \
+        case 1: { enum { G = 1 }; BODY; } break;             \
+        case 2: { enum { G = 2 }; BODY; } break;             \
+        case 3: { enum { G = 3 }; BODY; } break;             \
+        case 4: { enum { G = 4 }; BODY; } break;             \
+        case 5: { enum { G = 5 }; BODY; } break;             \
+        case 6: { enum { G = 6 }; BODY; } break;             \
+        case 7: { enum { G = 7 }; BODY; } break;             \
+        default: { enum { G = 8 }; BODY; } break;            \
+        }                                                    \
+    } while (0)
+_Static_assert(WIDE == 8, "SHORT_GROUP has a case per group size up to WIDE");
+
+/* The G registers of data at in, the last holding part blocks (no byte
+ * past them read). */
+V_INLINE void load_group(vec *x, unsigned G, unsigned part, const uint8_t *in) {
+    for (unsigned j = 0; j < G; j++)
+        x[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
+}
+
+V_INLINE void store_group(uint8_t *out, const vec *x, unsigned G, unsigned part) {
+    for (unsigned j = 0; j < G; j++) {
+        if (j == G - 1 && part < LANES)
+            v_store_part(out + VBYTES * j, x[j], part);
+        else
+            v_storeu(out + VBYTES * j, x[j]);
+    }
+}
+
+/* b[j] = E(b[j] ^ K0) ^ post[j] (D with the decryption schedule) for G
+ * registers; post may be NULL. */
+V_INLINE void crypt_group(vec *b, unsigned G, const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+    const vec first = round_key(rk, 0), last = round_key(rk, nr);
+    for (unsigned j = 0; j < G; j++)
+        b[j] = v_xor(b[j], first);
+    for (unsigned r = 1; r < nr; r++) {
+        const vec k = round_key(rk, r);
+        for (unsigned j = 0; j < G; j++)
+            b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
+    }
+    for (unsigned j = 0; j < G; j++) {
+        const vec lk = post ? v_xor(last, post[j]) : last;
+        b[j] = decrypt ? v_aesdeclast(b[j], lk) : v_aesenclast(b[j], lk);
+    }
+}
 
 /* ------------------------------------------------------------------ ECB */
 
@@ -235,30 +296,46 @@ static V_NOINLINE void ecb_dec_batches(const hwc_ks *ks, uint8_t *out, const uin
     BY_ROUNDS(ks, ecb_body, ks, 1, out, in, nbatches);
 }
 
-/* BATCHES_THEN_NARROW without a chaining value. */
-#define ECB_ENTRY(name, BATCHES, OP)                                                                       \
+/* Below one batch: one group (SHORT_GROUP), n >= BLOCKS_SHORT_MIN. */
+V_INLINE void ecb_short_body(const hwc_ks *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t n, unsigned nr) {
+    const __m128i *rk = schedule(ks, decrypt);
+    const unsigned part = SHORT_PART(n);
+    vec b[WIDE];
+    SHORT_GROUP(n, G, (load_group(b, G, part, in), crypt_group(b, G, rk, nr, NULL, decrypt),
+                       store_group(out, b, G, part)));
+}
+
+static V_NOINLINE void ecb_enc_short(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ecb_short_body, ks, 0, out, in, nblocks);
+}
+
+static V_NOINLINE void ecb_dec_short(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ecb_short_body, ks, 1, out, in, nblocks);
+}
+
+/* BATCHES_THEN_SHORT without a chaining value. */
+#define ECB_ENTRY(name, BATCHES, SHORT, OP)                                                                \
     static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks); \
     static void name(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {                 \
-        if (nblocks < AESNI_SHORT)                                                                         \
+        if (nblocks < BLOCKS_SHORT_MIN)                                                                    \
             hwc_aesni_##OP(ks, out, in, nblocks);                                                          \
-        else if (nblocks < BATCH) /* vaes512 only */                                                       \
-            NARROW(ks)->OP(ks, out, in, nblocks);                                                          \
+        else if (nblocks < BATCH)                                                                          \
+            SHORT(ks, out, in, nblocks);                                                                   \
         else                                                                                               \
             name##_long(ks, out, in, nblocks);                                                             \
     }                                                                                                      \
     static void name##_long(const hwc_ks *ks, uint8_t *out, const uint8_t *in, size_t nblocks) {          \
         const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
-        if (wide != 0)                                                                                     \
-            BATCHES(ks, out, in, wide);                                                                    \
+        BATCHES(ks, out, in, wide);                                                                        \
         out += wide * BATCH_BYTES;                                                                         \
         in += wide * BATCH_BYTES;                                                                          \
-        if (rest >= AESNI_SHORT)                                                                           \
-            NARROW(ks)->OP(ks, out, in, rest);                                                             \
+        if (rest >= BLOCKS_SHORT_MIN)                                                                      \
+            SHORT(ks, out, in, rest);                                                                      \
         else if (rest != 0)                                                                                \
             hwc_aesni_##OP(ks, out, in, rest);                                                             \
     }
-ECB_ENTRY(vaes_ecb_enc, ecb_enc_batches, ecb_enc)
-ECB_ENTRY(vaes_ecb_dec, ecb_dec_batches, ecb_dec)
+ECB_ENTRY(vaes_ecb_enc, ecb_enc_batches, ecb_enc_short, ecb_enc)
+ECB_ENTRY(vaes_ecb_dec, ecb_dec_batches, ecb_dec_short, ecb_dec)
 
 /* ------------------------------------------------------------------ CTR */
 
@@ -374,26 +451,14 @@ V_INLINE void ctr_group(const __m128i *rk, unsigned nr, vec *b, unsigned G, unsi
     }
 }
 
-/* Calls and tails below one batch: n (2..BATCH-1) blocks as one group of
- * ceil(n / LANES) registers (one round's latency covers up to about four
- * registers' issue, so a short group costs about what one register does).
- * The group size is made a constant by a switch, COUNTERS(g) making b[]. */
+/* CTR of a short call or tail, n (2..BATCH-1) blocks, as one group
+ * (SHORT_GROUP), COUNTERS(g) making b[]. */
 #define CTR_SHORT_GROUP(n, COUNTERS)                                                                      \
     do {                                                                                                  \
-        const unsigned part_ = (unsigned)((n) % LANES != 0 ? (n) % LANES : LANES);                      \
+        const unsigned part_ = SHORT_PART(n);                                                             \
         vec b[WIDE];                                                                                      \
-        switch (((n) + LANES - 1) / LANES) {                                                              \
-        case 1: COUNTERS(1); ctr_group(rk, nr, b, 1, part_, out, in); break;                             \
-        case 2: COUNTERS(2); ctr_group(rk, nr, b, 2, part_, out, in); break;                             \
-        case 3: COUNTERS(3); ctr_group(rk, nr, b, 3, part_, out, in); break;                             \
-        case 4: COUNTERS(4); ctr_group(rk, nr, b, 4, part_, out, in); break;                             \
-        case 5: COUNTERS(5); ctr_group(rk, nr, b, 5, part_, out, in); break;                             \
-        case 6: COUNTERS(6); ctr_group(rk, nr, b, 6, part_, out, in); break;                             \
-        case 7: COUNTERS(7); ctr_group(rk, nr, b, 7, part_, out, in); break;                             \
-        default: COUNTERS(8); ctr_group(rk, nr, b, 8, part_, out, in); break;                            \
-        }                                                                                                 \
+        SHORT_GROUP(n, g_, (COUNTERS(g_), ctr_group(rk, nr, b, g_, part_, out, in)));                    \
     } while (0)
-_Static_assert(WIDE == 8, "CTR_SHORT_GROUP has a case per group size up to WIDE");
 
 V_INLINE void ctr32_short_body(const hwc_ks *ks, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t n,
                                unsigned nr) {
@@ -410,7 +475,7 @@ static V_NOINLINE void ctr32_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *o
     BY_ROUNDS(ks, ctr32_short_body, ks, ctr, out, in, nblocks);
 }
 
-BATCHES_THEN_SHORT(vaes_ctr32, ctr32_batches, ctr32_short, hwc_aesni_ctr32)
+BATCHES_THEN_SHORT(vaes_ctr32, ctr32_batches, ctr32_short, hwc_aesni_ctr32, 2)
 
 /* The big-endian counter block (hi, lo), stored whole (see ctr32_at). */
 V_INLINE void ctr128_store(uint8_t ctr[16], uint64_t hi, uint64_t lo) {
@@ -499,7 +564,7 @@ static V_NOINLINE void ctr128_short(const hwc_ks *ks, uint8_t ctr[16], uint8_t *
     BY_ROUNDS(ks, ctr128_short_body, ks, ctr, out, in, nblocks);
 }
 
-BATCHES_THEN_SHORT(vaes_ctr128, ctr128_batches, ctr128_short, hwc_aesni_ctr128)
+BATCHES_THEN_SHORT(vaes_ctr128, ctr128_batches, ctr128_short, hwc_aesni_ctr128, 2)
 
 /* ---------------------------------------------------------- CBC, CFB */
 
@@ -543,8 +608,45 @@ static V_NOINLINE void cfb_dec_batches(const hwc_ks *ks, uint8_t iv[16], uint8_t
     BY_ROUNDS(ks, chained_body, ks, 1, iv, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_cbc_dec, cbc_dec_batches, k_cbc_dec, hwc_aesni_cbc_dec)
-BATCHES_THEN_NARROW(vaes_cfb_dec, cfb_dec_batches, k_cfb_dec, hwc_aesni_cfb_dec)
+/* Below one batch: one group (SHORT_GROUP), the chaining inputs as
+ * chained_body's; all loads before the stores. */
+V_INLINE void chained_group(const __m128i *rk, unsigned nr, int cfb, unsigned G, unsigned part, __m128i iv,
+                            uint8_t *out, const uint8_t *in) {
+    vec cipher[WIDE], prev[WIDE];
+    load_group(cipher, G, part, in);
+    prev[0] = v_chain_first(v_bcast(iv), cipher[0]);
+    if (G > 1)
+        load_group(prev + 1, G - 1, part, in + VBYTES - 16);
+    if (cfb) {
+        crypt_group(prev, G, rk, nr, cipher, 0);
+        store_group(out, prev, G, part);
+    } else {
+        crypt_group(cipher, G, rk, nr, prev, 1);
+        store_group(out, cipher, G, part);
+    }
+}
+
+V_INLINE void chained_short_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                 size_t n, unsigned nr) {
+    const __m128i *rk = schedule(ks, !cfb);
+    const unsigned part = SHORT_PART(n);
+    const __m128i chain = x86_loadu(iv), next = x86_loadu(in + 16 * (n - 1));
+    SHORT_GROUP(n, G, chained_group(rk, nr, cfb, G, part, chain, out, in));
+    x86_storeu(iv, next);
+}
+
+static V_NOINLINE void cbc_dec_short(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                     size_t nblocks) {
+    BY_ROUNDS(ks, chained_short_body, ks, 0, iv, out, in, nblocks);
+}
+
+static V_NOINLINE void cfb_dec_short(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                                     size_t nblocks) {
+    BY_ROUNDS(ks, chained_short_body, ks, 1, iv, out, in, nblocks);
+}
+
+BATCHES_THEN_SHORT(vaes_cbc_dec, cbc_dec_batches, cbc_dec_short, hwc_aesni_cbc_dec, CHAINED_SHORT_MIN)
+BATCHES_THEN_SHORT(vaes_cfb_dec, cfb_dec_batches, cfb_dec_short, hwc_aesni_cfb_dec, CHAINED_SHORT_MIN)
 
 /* ------------------------------------------------------------------ XTS */
 
