@@ -56,20 +56,12 @@ VAES_PRIMITIVE vec v_set_last_word(vec a, uint32_t w) {
 /* k in both 64-bit halves of lane k. */
 VAES_PRIMITIVE vec v_lane_counts(void) { return _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0); }
 /* The first k (1..LANES-1) blocks at p, the other lanes zero (masked: no
- * byte past them is read); the store writes those k blocks only, as a
- * 256-bit and/or a 128-bit store: loads of them right after (GHASH of the
- * ciphertext) forward from those, while a masked store made them wait
- * (a GCM stream of 32- and 48-byte updates ran 1.2-1.3x slower). */
+ * byte past them is read); the store writes those k blocks only. */
 VAES_PRIMITIVE vec v_load_part(const uint8_t *p, unsigned k) {
     return _mm512_maskz_loadu_epi64((__mmask8)((1u << (2 * k)) - 1), (const void *)p);
 }
 VAES_PRIMITIVE void v_store_part(uint8_t *p, vec a, unsigned k) {
-    if (k >= 2)
-        _mm256_storeu_si256((__m256i *)(void *)p, _mm512_castsi512_si256(a));
-    if (k == 1)
-        _mm_storeu_si128((__m128i *)(void *)p, _mm512_castsi512_si128(a));
-    else if (k == 3)
-        _mm_storeu_si128((__m128i *)(void *)(p + 32), _mm512_extracti32x4_epi32(a, 2));
+    _mm512_mask_storeu_epi64((void *)p, (__mmask8)((1u << (2 * k)) - 1), a);
 }
 
 static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
