@@ -116,35 +116,37 @@ V_INLINE vec byteswap_lanes(void) {
 
 /* -------------------------------------------------------- block engine */
 
-/* b[j] = E(b[j]), j < WIDE, for b[j] already whitened with round key 0,
- * with register j's own last round key last_keys[j] (the last round key
- * with the XOR after the cipher already in it). D with the decryption
- * schedule; decrypt and nr are constants after inlining. */
-V_INLINE void crypt_wide_to(vec b[WIDE], const __m128i *rk, unsigned nr, const vec last_keys[WIDE], int decrypt) {
+/* b[j] = E(b[j]), j < G (WIDE for a batch, fewer for a short group), for
+ * b[j] already whitened with round key 0, with register j's own last round
+ * key last_keys[j] (the last round key with the XOR after the cipher
+ * already in it). D with the decryption schedule; G, decrypt and nr are
+ * constants after inlining. */
+V_INLINE void crypt_group_to(vec *b, unsigned G, const __m128i *rk, unsigned nr, const vec *last_keys, int decrypt) {
     for (unsigned r = 1; r < nr; r++) {
         const vec k = round_key(rk, r);
-        for (unsigned j = 0; j < WIDE; j++)
+        for (unsigned j = 0; j < G; j++)
             b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
     }
-    for (unsigned j = 0; j < WIDE; j++)
+    for (unsigned j = 0; j < G; j++)
         b[j] = decrypt ? v_aesdeclast(b[j], last_keys[j]) : v_aesenclast(b[j], last_keys[j]);
 }
 
 /* b[j] = E(b[j]) ^ post[j] (post may be NULL), b[j] already whitened. */
-V_INLINE void crypt_wide_whitened(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+V_INLINE void crypt_group_whitened(vec *b, unsigned G, const __m128i *rk, unsigned nr, const vec *post,
+                                   int decrypt) {
     const vec last = round_key(rk, nr);
     vec last_keys[WIDE];
-    for (unsigned j = 0; j < WIDE; j++)
+    for (unsigned j = 0; j < G; j++)
         last_keys[j] = post ? v_xor(last, post[j]) : last;
-    crypt_wide_to(b, rk, nr, last_keys, decrypt);
+    crypt_group_to(b, G, rk, nr, last_keys, decrypt);
 }
 
 /* b[j] = E(b[j]) ^ post[j], whitening included. */
-V_INLINE void crypt_wide(vec b[WIDE], const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
+V_INLINE void crypt_group(vec *b, unsigned G, const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
     const vec first = round_key(rk, 0);
-    for (unsigned j = 0; j < WIDE; j++)
+    for (unsigned j = 0; j < G; j++)
         b[j] = v_xor(b[j], first);
-    crypt_wide_whitened(b, rk, nr, post, decrypt);
+    crypt_group_whitened(b, G, rk, nr, post, decrypt);
 }
 
 V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
@@ -256,23 +258,6 @@ V_INLINE void store_group(uint8_t *out, const vec *x, unsigned G, unsigned part)
     }
 }
 
-/* b[j] = E(b[j] ^ K0) ^ post[j] (D with the decryption schedule) for G
- * registers; post may be NULL. */
-V_INLINE void crypt_group(vec *b, unsigned G, const __m128i *rk, unsigned nr, const vec *post, int decrypt) {
-    const vec first = round_key(rk, 0), last = round_key(rk, nr);
-    for (unsigned j = 0; j < G; j++)
-        b[j] = v_xor(b[j], first);
-    for (unsigned r = 1; r < nr; r++) {
-        const vec k = round_key(rk, r);
-        for (unsigned j = 0; j < G; j++)
-            b[j] = decrypt ? v_aesdec(b[j], k) : v_aesenc(b[j], k);
-    }
-    for (unsigned j = 0; j < G; j++) {
-        const vec lk = post ? v_xor(last, post[j]) : last;
-        b[j] = decrypt ? v_aesdeclast(b[j], lk) : v_aesenclast(b[j], lk);
-    }
-}
-
 /* ------------------------------------------------------------------ ECB */
 
 V_INLINE void ecb_body(const hwc_ks *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t nbatches,
@@ -282,7 +267,7 @@ V_INLINE void ecb_body(const hwc_ks *ks, int decrypt, uint8_t *out, const uint8_
         vec b[WIDE];
         for (unsigned j = 0; j < WIDE; j++)
             b[j] = v_loadu(in + VBYTES * j);
-        crypt_wide(b, rk, nr, NULL, decrypt);
+        crypt_group(b, WIDE, rk, nr, NULL, decrypt);
         for (unsigned j = 0; j < WIDE; j++)
             v_storeu(out + VBYTES * j, b[j]);
     }
@@ -403,7 +388,7 @@ V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, vec b[WIDE], uint8_t *ou
     vec data[WIDE];
     for (unsigned j = 0; j < WIDE; j++)
         data[j] = v_loadu(in + VBYTES * j);
-    crypt_wide_whitened(b, rk, nr, data, 0);
+    crypt_group_whitened(b, WIDE, rk, nr, data, 0);
     for (unsigned j = 0; j < WIDE; j++)
         v_storeu(out + VBYTES * j, b[j]);
 }
@@ -434,21 +419,9 @@ static V_NOINLINE void ctr32_batches(const hwc_ks *ks, uint8_t ctr[16], uint8_t 
 V_INLINE void ctr_group(const __m128i *rk, unsigned nr, vec *b, unsigned G, unsigned part, uint8_t *out,
                         const uint8_t *in) {
     vec data[WIDE];
-    for (unsigned j = 0; j < G; j++)
-        data[j] = (j == G - 1 && part < LANES) ? v_load_part(in + VBYTES * j, part) : v_loadu(in + VBYTES * j);
-    for (unsigned r = 1; r < nr; r++) {
-        const vec k = round_key(rk, r);
-        for (unsigned j = 0; j < G; j++)
-            b[j] = v_aesenc(b[j], k);
-    }
-    const vec last = round_key(rk, nr);
-    for (unsigned j = 0; j < G; j++) {
-        b[j] = v_aesenclast(b[j], v_xor(last, data[j]));
-        if (j == G - 1 && part < LANES)
-            v_store_part(out + VBYTES * j, b[j], part);
-        else
-            v_storeu(out + VBYTES * j, b[j]);
-    }
+    load_group(data, G, part, in);
+    crypt_group_whitened(b, G, rk, nr, data, 0);
+    store_group(out, b, G, part);
 }
 
 /* CTR of a short call or tail, n (2..BATCH-1) blocks, as one group
@@ -586,11 +559,11 @@ V_INLINE void chained_body(const hwc_ks *ks, int cfb, uint8_t iv[16], uint8_t *o
             prev[j] = v_loadu(in + VBYTES * j - 16);
         chain = cipher[WIDE - 1];
         if (cfb) {
-            crypt_wide(prev, rk, nr, cipher, 0);
+            crypt_group(prev, WIDE, rk, nr, cipher, 0);
             for (unsigned j = 0; j < WIDE; j++)
                 v_storeu(out + VBYTES * j, prev[j]);
         } else {
-            crypt_wide(cipher, rk, nr, prev, 1);
+            crypt_group(cipher, WIDE, rk, nr, prev, 1);
             for (unsigned j = 0; j < WIDE; j++)
                 v_storeu(out + VBYTES * j, cipher[j]);
         }
@@ -793,7 +766,7 @@ V_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], ui
             b[j] = v_xor(b[j], whitened_offset);
             last_keys[j] = v_xor(whitened_offset, first_to_last);
         }
-        crypt_wide_to(b, rk, nr, last_keys, decrypt);
+        crypt_group_to(b, WIDE, rk, nr, last_keys, decrypt);
         for (unsigned j = 0; j < WIDE; j++) {
             if (decrypt)
                 sum = v_xor(sum, b[j]);
