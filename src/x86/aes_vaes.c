@@ -31,6 +31,8 @@ VAES_PRIMITIVE __m128i v_low(vec a) { return _mm256_castsi256_si128(a); }
 VAES_PRIMITIVE __m128i v_last(vec a) { return _mm256_extracti128_si256(a, 1); }
 VAES_PRIMITIVE vec v_set_last(vec a, __m128i x) { return _mm256_inserti128_si256(a, x, 1); }
 VAES_PRIMITIVE __m128i v_fold(vec a) { return _mm_xor_si128(v_low(a), v_last(a)); }
+/* Lanes 0..LANES-1 from x[0..LANES-1]. */
+VAES_PRIMITIVE vec v_blocks(const __m128i *x) { return _mm256_set_m128i(x[1], x[0]); }
 /* prev's last block, then first's blocks but its last. */
 VAES_PRIMITIVE vec v_chain_first(vec prev, vec first) { return _mm256_permute2x128_si256(prev, first, 0x21); }
 /* Each lane rotated left by BATCH / 8 = 2 bytes. */

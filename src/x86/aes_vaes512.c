@@ -37,6 +37,10 @@ VAES_PRIMITIVE __m128i v_fold(vec a) {
     const __m256i half = _mm256_xor_si256(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1));
     return _mm_xor_si128(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
 }
+/* Lanes 0..LANES-1 from x[0..LANES-1]. */
+VAES_PRIMITIVE vec v_blocks(const __m128i *x) {
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(x[1], x[0])), _mm256_set_m128i(x[3], x[2]), 1);
+}
 /* prev's last block, then first's blocks but its last: one VALIGNQ. */
 VAES_PRIMITIVE vec v_chain_first(vec prev, vec first) { return _mm512_alignr_epi64(first, prev, 6); }
 /* Each lane rotated left by BATCH / 8 = 4 bytes. */

@@ -18,6 +18,7 @@
  *   VAES_TABLE_NAME        (optional) the table's external name, for an
  *                          instance another one reads as NARROW
  *   v_load_part(), v_store_part()  the first k < LANES blocks of a register
+ *   v_blocks(x)            a register from LANES blocks in registers
  *   COUNT_IN_PLACE     1: CTR and GCM count on the big-endian counter's
  *                          last byte while it does not wrap in the batch;
  *                          0: always on the byte-reversed counter
@@ -153,44 +154,9 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
     return decrypt ? aesni_dec_keys(ks) : aesni_enc_keys(ks);
 }
 
-/* XTS and OCB: calls and tails below 16 blocks (one 256-bit batch) run
- * aesni's kernel for the mode, called directly (AESNI_SHORT): a batch needs
- * at least 16 blocks, and the hop through the narrow table (for vaes512 two
- * hops, via vaes) made such calls up to 1.4x slower than aesni's. Tails of
- * 16 or more (vaes512 only) go to the narrow table, where vaes runs one
- * batch. (ECB, CTR and CBC/CFB decryption run them here as one group of
- * registers: BATCHES_THEN_SHORT.) */
-#define AESNI_SHORT 16
-
 /* The long path out of line keeps the short one free of its register saves
  * (the entry is then a compare and a jump). */
 #define ENTRY_NOINLINE __attribute__((noinline))
-
-/* An entry point taking a chaining value (counter, IV, tweak): the whole
- * batches through BATCHES, a tail of AESNI_SHORT blocks or more through the
- * narrow table's KERNEL, anything shorter through aesni's SHORT. */
-#define BATCHES_THEN_NARROW(name, BATCHES, KERNEL, SHORT)                                                   \
-    static ENTRY_NOINLINE void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, \
-                                           size_t nblocks);                                                \
-    static void name(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
-        if (nblocks < AESNI_SHORT)                                                                         \
-            SHORT(ks, chain, out, in, nblocks);                                                            \
-        else if (nblocks < BATCH) /* vaes512 only */                                                       \
-            KERNEL(NARROW(ks), ks, chain, out, in, nblocks);                                               \
-        else                                                                                               \
-            name##_long(ks, chain, out, in, nblocks);                                                      \
-    }                                                                                                      \
-    static void name##_long(const hwc_ks *ks, uint8_t chain[16], uint8_t *out, const uint8_t *in, size_t nblocks) { \
-        const size_t wide = nblocks / BATCH, rest = nblocks % BATCH;                                       \
-        if (wide != 0)                                                                                     \
-            BATCHES(ks, chain, out, in, wide);                                                             \
-        out += wide * BATCH_BYTES;                                                                         \
-        in += wide * BATCH_BYTES;                                                                          \
-        if (rest >= AESNI_SHORT)                                                                           \
-            KERNEL(NARROW(ks), ks, chain, out, in, rest);                                                  \
-        else if (rest != 0)                                                                                \
-            SHORT(ks, chain, out, in, rest);                                                               \
-    }
 
 /* An entry point whose calls and tails below one batch run here as one
  * group of registers (SHORT), from MIN blocks on; fewer (and empty calls)
@@ -216,8 +182,10 @@ V_INLINE const __m128i *schedule(const hwc_ks *ks, int decrypt) {
         else if (rest != 0)                                                                                \
             FEW(ks, chain, out + wide * BATCH_BYTES, in + wide * BATCH_BYTES, rest);                       \
     }
-/* The smallest calls of ECB and of CBC/CFB decryption that run here
- * (measured: below them aesni's kernels were as fast or faster). */
+/* The smallest calls of ECB, XTS and OCB, and of CBC/CFB decryption, that
+ * run here (measured: below them aesni's kernels were as fast or faster;
+ * for XTS and OCB, two blocks in one masked 512-bit register ran 1.04-1.1x
+ * slower than aesni's kernel, in one 256-bit register 0.9x of its time). */
 #define BLOCKS_SHORT_MIN (LANES > 2 ? 3 : 2)
 #define CHAINED_SHORT_MIN 4
 
@@ -634,11 +602,11 @@ V_INLINE vec xts_mul_alpha_batch(vec t) {
     return v_xor(rotated, v_clmul(v_and(rotated, low), poly, 0x00));
 }
 
-/* Each lane times alpha^k, k (0..8) given per 64-bit half (both halves of a
- * lane equal): a k-bit shift across the lane's halves; the k bits leaving
- * the top fold back as their carry-less product with 0x87 (below 2^16). A
- * count of 0 leaves the lane as is (the right shift by 64 gives 0). For the
- * first batch only. */
+/* Each lane times alpha^k, k (0..63) given per 64-bit half (both halves of
+ * a lane equal): a k-bit shift across the lane's halves; the k bits leaving
+ * the top fold back as their carry-less product with 0x87 (below 2^(k+8),
+ * so within the lane). A count of 0 leaves the lane as is (the right shift
+ * by 64 gives 0). For the first batch and short groups only. */
 V_INLINE vec xts_mul_alpha_k(vec t, vec k) {
     const vec poly = v_lane_words(0x87, 0);
     const vec up = v_sllv64(t, k);
@@ -646,10 +614,21 @@ V_INLINE vec xts_mul_alpha_k(vec t, vec k) {
     return v_xor(v_xor(up, v_bslli8(carry)), v_clmul(carry, poly, 0x01));
 }
 
-/* Register j holds the tweaks of blocks LANES*j.. of the batch. The first
- * batch: register 0 is T times alpha^0..LANES-1 (per-lane shift counts),
- * registers 1..D-1 (D = 8 / LANES) register 0 times alpha^(LANES*j), and
- * register j >= D register j - D times alpha^8.
+/* Registers 0..G-1 of tweaks from tweak t: register j holds the tweaks of
+ * blocks LANES*j.., register 0 is t times alpha^0..LANES-1 (per-lane shift
+ * counts), registers 1..D-1 (D = 8 / LANES) register 0 times
+ * alpha^(LANES*j), and register j >= D register j - D times alpha^8. */
+V_INLINE void xts_first_tweaks(vec *tweaks, unsigned G, __m128i t) {
+    enum { D = 8 / LANES };
+    tweaks[0] = xts_mul_alpha_k(v_bcast(t), v_lane_counts());
+    for (unsigned j = 1; j < D && j < G; j++)
+        tweaks[j] = xts_mul_alpha_k(tweaks[0], v_set1_64((long long)(LANES * j)));
+    for (unsigned j = D; j < G; j++)
+        tweaks[j] = xts_mul_alpha_k(tweaks[j - D], v_set1_64(8));
+}
+
+/* Register j of a batch holds the tweaks of its blocks LANES*j..; the first
+ * batch's are xts_first_tweaks'.
  *
  * Each batch takes its tweaks' last-round keys (tweak ^ last key) first and
  * then moves the tweaks on to the next batch, one register after each of
@@ -658,14 +637,9 @@ V_INLINE vec xts_mul_alpha_k(vec t, vec k) {
  * on them: XTS ran 1.1x slower on Zen 3.) */
 V_INLINE void xts_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                        size_t nbatches, unsigned nr) {
-    enum { D = 8 / LANES };
     const __m128i *rk = schedule(ks, decrypt);
     vec tweaks[WIDE];
-    tweaks[0] = xts_mul_alpha_k(v_bcast(x86_loadu(tweak)), v_lane_counts());
-    for (unsigned j = 1; j < D; j++)
-        tweaks[j] = xts_mul_alpha_k(tweaks[0], v_set1_64((long long)(LANES * j)));
-    for (unsigned j = D; j < WIDE; j++)
-        tweaks[j] = xts_mul_alpha_k(tweaks[j - D], v_set1_64(8));
+    xts_first_tweaks(tweaks, WIDE, x86_loadu(tweak));
     const vec first = round_key(rk, 0), last = round_key(rk, nr);
     for (; nbatches != 0; nbatches--, in += BATCH_BYTES, out += BATCH_BYTES) {
         vec b[WIDE], last_keys[WIDE];
@@ -698,8 +672,41 @@ static V_NOINLINE void xts_dec_batches(const hwc_ks *ks, uint8_t tweak[16], uint
     BY_ROUNDS(ks, xts_body, ks, 1, tweak, out, in, nbatches);
 }
 
-BATCHES_THEN_NARROW(vaes_xts_enc, xts_enc_batches, k_xts_enc, hwc_aesni_xts_enc)
-BATCHES_THEN_NARROW(vaes_xts_dec, xts_dec_batches, k_xts_dec, hwc_aesni_xts_dec)
+/* Below one batch: one group (SHORT_GROUP), the tweaks as the first
+ * batch's; the next tweak, t times alpha^n, straight from t (n < BATCH, off
+ * the group's path). */
+V_INLINE void xts_group(const __m128i *rk, unsigned nr, int decrypt, unsigned G, unsigned part, __m128i t,
+                        uint8_t *out, const uint8_t *in) {
+    vec b[WIDE], tweaks[WIDE];
+    xts_first_tweaks(tweaks, G, t);
+    load_group(b, G, part, in);
+    for (unsigned j = 0; j < G; j++)
+        b[j] = v_xor(b[j], tweaks[j]);
+    crypt_group(b, G, rk, nr, tweaks, decrypt);
+    store_group(out, b, G, part);
+}
+
+V_INLINE void xts_short_body(const hwc_ks *ks, int decrypt, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                             size_t n, unsigned nr) {
+    const __m128i *rk = schedule(ks, decrypt);
+    const unsigned part = SHORT_PART(n);
+    const __m128i t = x86_loadu(tweak);
+    SHORT_GROUP(n, G, xts_group(rk, nr, decrypt, G, part, t, out, in));
+    x86_storeu(tweak, v_low(xts_mul_alpha_k(v_bcast(t), v_set1_64((long long)n))));
+}
+
+static V_NOINLINE void xts_enc_short(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                     size_t nblocks) {
+    BY_ROUNDS(ks, xts_short_body, ks, 0, tweak, out, in, nblocks);
+}
+
+static V_NOINLINE void xts_dec_short(const hwc_ks *ks, uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                                     size_t nblocks) {
+    BY_ROUNDS(ks, xts_short_body, ks, 1, tweak, out, in, nblocks);
+}
+
+BATCHES_THEN_SHORT(vaes_xts_enc, xts_enc_batches, xts_enc_short, hwc_aesni_xts_enc, BLOCKS_SHORT_MIN)
+BATCHES_THEN_SHORT(vaes_xts_dec, xts_dec_batches, xts_dec_short, hwc_aesni_xts_dec, BLOCKS_SHORT_MIN)
 
 /* ----------------------------------------------------------------- OCB3 */
 
@@ -777,9 +784,8 @@ V_INLINE void ocb_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], ui
     *checksum = sum;
 }
 
-static V_NOINLINE void ocb_batches(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index,
-                                   uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
-                                   size_t nbatches) {
+V_INLINE void ocb_batches(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                          uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nbatches) {
     __m128i off = x86_loadu(offset);
     vec sum = v_zext(x86_loadu(checksum));
     BY_ROUNDS(ks, ocb_body, ks, decrypt, L, index, &off, &sum, out, in, nbatches);
@@ -787,63 +793,124 @@ static V_NOINLINE void ocb_batches(const hwc_ks *ks, int decrypt, const uint8_t 
     x86_storeu(checksum, v_fold(sum));
 }
 
-/* Below AESNI_SHORT blocks aesni's kernel, called directly; else the narrow
- * table's (vaes512's lead-ins and tails of 16..31 blocks). */
-static void ocb_narrow(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
-                       uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < AESNI_SHORT) {
-        if (decrypt)
-            hwc_aesni_ocb_dec(ks, L, index, offset, checksum, out, in, nblocks);
-        else
-            hwc_aesni_ocb_enc(ks, L, index, offset, checksum, out, in, nblocks);
-    } else if (decrypt) {
-        k_ocb_dec(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
-    } else {
-        k_ocb_enc(NARROW(ks), ks, L, index, offset, checksum, out, in, nblocks);
+/* Below one batch, from any first index: one group (SHORT_GROUP). The
+ * offsets are a chain of XORs, Offset_i = Offset_{i-1} ^ L[ntz(i)], kept
+ * whitened with round key 0 as aesni's are, LANES of them a register
+ * (v_blocks); the lanes past the last block take its offset again. */
+V_INLINE void ocb_group(const __m128i *rk, unsigned nr, int decrypt, const uint8_t (*L)[16], uint64_t index,
+                        unsigned G, unsigned part, __m128i *offk, vec *checksum, uint8_t *out, const uint8_t *in) {
+    const vec first_to_last = v_bcast(_mm_xor_si128(_mm_load_si128(rk), _mm_load_si128(rk + nr)));
+    vec b[WIDE], last_keys[WIDE], sum = *checksum;
+    load_group(b, G, part, in);
+    for (unsigned j = 0; j < G; j++) {
+        __m128i offs[LANES];
+        for (unsigned l = 0; l < LANES; l++) {
+            if (j + 1 < G || l < part) /* block counts are public */
+                *offk = _mm_xor_si128(*offk, _mm_load_si128((const __m128i *)(const void *)L[__builtin_ctzll(index++)]));
+            offs[l] = *offk;
+        }
+        const vec whitened_offset = v_blocks(offs);
+        if (!decrypt)
+            sum = v_xor(sum, b[j]); /* the lanes past the last block are zero */
+        b[j] = v_xor(b[j], whitened_offset);
+        last_keys[j] = v_xor(whitened_offset, first_to_last);
     }
+    crypt_group_to(b, G, rk, nr, last_keys, decrypt);
+    if (decrypt && part < LANES) { /* the lanes past the last block out of the checksum */
+        static const uint8_t all_ones[VBYTES] = {[0 ... VBYTES - 1] = 0xff};
+        b[G - 1] = v_and(b[G - 1], v_load_part(all_ones, part));
+    }
+    for (unsigned j = 0; decrypt && j < G; j++)
+        sum = v_xor(sum, b[j]);
+    store_group(out, b, G, part);
+    *checksum = sum;
 }
 
-static ENTRY_NOINLINE void vaes_ocb(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
-                     uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    /* Narrow up to the next index that is 1 mod BATCH. */
-    size_t lead = (size_t)((BATCH + 1 - index % BATCH) % BATCH);
-    if (lead > nblocks)
-        lead = nblocks;
-    const size_t wide = (nblocks - lead) / BATCH;
-    if (wide == 0) {
-        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, nblocks);
-        return;
-    }
+V_INLINE void ocb_short_body(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index,
+                             uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t n,
+                             unsigned nr) {
+    const __m128i *rk = schedule(ks, decrypt);
+    const __m128i k0 = _mm_load_si128(rk);
+    const unsigned part = SHORT_PART(n);
+    __m128i offk = _mm_xor_si128(x86_loadu(offset), k0);
+    vec sum = v_zext(x86_loadu(checksum));
+    SHORT_GROUP(n, G, ocb_group(rk, nr, decrypt, L, index, G, part, &offk, &sum, out, in));
+    x86_storeu(offset, _mm_xor_si128(offk, k0));
+    x86_storeu(checksum, v_fold(sum));
+}
+
+static V_NOINLINE void ocb_enc_short(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                                     uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ocb_short_body, ks, 0, L, index, offset, checksum, out, in, nblocks);
+}
+
+static V_NOINLINE void ocb_dec_short(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                                     uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    BY_ROUNDS(ks, ocb_short_body, ks, 1, L, index, offset, checksum, out, in, nblocks);
+}
+
+/* Fewer than BATCH blocks: one group from BLOCKS_SHORT_MIN on, else aesni's
+ * kernel. decrypt is a constant after inlining (each direction its own
+ * entry, so nothing on the way branches on it). */
+HWC_X86_INLINE void ocb_few(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index,
+                            uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                            size_t nblocks) {
+    if (nblocks >= BLOCKS_SHORT_MIN)
+        (decrypt ? ocb_dec_short : ocb_enc_short)(ks, L, index, offset, checksum, out, in, nblocks);
+    else
+        (decrypt ? hwc_aesni_ocb_dec : hwc_aesni_ocb_enc)(ks, L, index, offset, checksum, out, in, nblocks);
+}
+
+/* BATCH blocks or more: up to the next index that is 1 mod BATCH, the
+ * batches, the tail. */
+V_INLINE void ocb_long(const hwc_ks *ks, int decrypt, const uint8_t (*L)[16], uint64_t index, uint8_t offset[16],
+                       uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
+    const size_t lead = (size_t)((BATCH + 1 - index % BATCH) % BATCH); /* < BATCH <= nblocks */
     if (lead != 0) {
-        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, lead);
+        ocb_few(ks, decrypt, L, index, offset, checksum, out, in, lead);
         index += lead;
         in += 16 * lead;
         out += 16 * lead;
         nblocks -= lead;
     }
-    ocb_batches(ks, decrypt, L, index, offset, checksum, out, in, wide);
-    index += wide * BATCH;
-    in += wide * BATCH_BYTES;
-    out += wide * BATCH_BYTES;
-    nblocks -= wide * BATCH;
+    const size_t wide = nblocks / BATCH;
+    if (wide != 0) {
+        ocb_batches(ks, decrypt, L, index, offset, checksum, out, in, wide);
+        index += wide * BATCH;
+        in += wide * BATCH_BYTES;
+        out += wide * BATCH_BYTES;
+        nblocks -= wide * BATCH;
+    }
     if (nblocks != 0)
-        ocb_narrow(ks, decrypt, L, index, offset, checksum, out, in, nblocks);
+        ocb_few(ks, decrypt, L, index, offset, checksum, out, in, nblocks);
+}
+
+static V_NOINLINE void vaes_ocb_enc_long(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t index,
+                                         uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                         size_t nblocks) {
+    ocb_long(ks, 0, L, index, offset, checksum, out, in, nblocks);
+}
+
+static V_NOINLINE void vaes_ocb_dec_long(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t index,
+                                         uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+                                         size_t nblocks) {
+    ocb_long(ks, 1, L, index, offset, checksum, out, in, nblocks);
 }
 
 static void vaes_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
                          uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < AESNI_SHORT)
-        hwc_aesni_ocb_enc(ks, L, first_index, offset, checksum, out, in, nblocks);
+    if (nblocks < BATCH)
+        ocb_few(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
     else
-        vaes_ocb(ks, 0, L, first_index, offset, checksum, out, in, nblocks);
+        vaes_ocb_enc_long(ks, L, first_index, offset, checksum, out, in, nblocks);
 }
 
 static void vaes_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
                          uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < AESNI_SHORT)
-        hwc_aesni_ocb_dec(ks, L, first_index, offset, checksum, out, in, nblocks);
+    if (nblocks < BATCH)
+        ocb_few(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
     else
-        vaes_ocb(ks, 1, L, first_index, offset, checksum, out, in, nblocks);
+        vaes_ocb_dec_long(ks, L, first_index, offset, checksum, out, in, nblocks);
 }
 
 /* ------------------------------------------------------------------ GCM */
