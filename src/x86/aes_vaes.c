@@ -1,15 +1,10 @@
 /*
  * AES with VAES and VPCLMULQDQ on 256-bit registers (back end "vaes"),
  * GHASH from the "vpclmul" back end: the kernels of aes_vaes_wide.h at two
- * blocks per register, sixteen per batch.
- *
- * Below one batch, and for tails, the 128-bit "aesni" kernels run: with
- * eight blocks in flight they measured as fast for 8..15 blocks, while one
- * 256-bit batch of sixteen runs 1.7-2.3x faster than them. Their table is
- * kept in the key schedule (after the AES-NI schedule), so handing over is
- * one load and a jump, and "vaes512" can run any kernel here on its key.
- * The fused GCM takes whole batches only; the mode finishes the tail with
- * ctr32 and GHASH.
+ * blocks per register, sixteen per batch; calls and tails below one batch
+ * as one group of registers, the smallest ones and the serial modes on
+ * "aesni"'s kernels (the template's rules). The key schedule is the AES-NI
+ * one.
  */
 #if defined(__x86_64__)
 
@@ -50,26 +45,9 @@ VAES_PRIMITIVE vec v_lane_counts(void) { return _mm256_set_epi64x(1, 1, 0, 0); }
 VAES_PRIMITIVE vec v_load_part(const uint8_t *p, unsigned k) { (void)k; return _mm256_zextsi128_si256(x86_loadu(p)); }
 VAES_PRIMITIVE void v_store_part(uint8_t *p, vec a, unsigned k) { (void)k; x86_storeu(p, _mm256_castsi256_si128(a)); }
 
-/* The key schedule: the AES-NI one, followed by the 128-bit table. */
-typedef struct vaes_schedule {
-    aesni_schedule aesni;
-    const hwc_block_impl *narrow;
-} vaes_schedule;
-
-_Static_assert(sizeof(vaes_schedule) <= HWC_KS_BYTES, "VAES schedule must fit in hwc_ks");
-
 static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
-    const hwc_block_impl *narrow_impl = hwc_aes_aesni_get();
     hwc_aesni_set_key(ks, key, key_len, want_dec);
-    memcpy(ks->bytes + offsetof(vaes_schedule, narrow), &narrow_impl, sizeof narrow_impl);
 }
-
-static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
-    const hwc_block_impl *narrow_impl;
-    memcpy(&narrow_impl, ks->bytes + offsetof(vaes_schedule, narrow), sizeof narrow_impl);
-    return narrow_impl;
-}
-#define NARROW(ks) narrow_of(ks)
 
 /* GCM: the powers of H are the vpclmul key (aes_vaes_wide.h reads it). */
 #define GCM_GHASH() hwc_ghash_vpclmul_get()
@@ -81,8 +59,6 @@ static inline const hwc_block_impl *narrow_of(const hwc_ks *ks) {
 #define VAES_CAPS \
     (HWC_CAP_AESNI | HWC_CAP_PCLMUL | HWC_CAP_SSSE3 | HWC_CAP_SSE41 | HWC_CAP_AVX2 | HWC_CAP_VAES | HWC_CAP_VPCLMUL)
 #define VAES_GETTER hwc_aes_vaes_get
-/* vaes512 hands 16..31 blocks to this table, read directly. */
-#define VAES_TABLE_NAME hwc_aes_vaes_table
 
 #include "aes_vaes_wide.h"
 

@@ -1,17 +1,16 @@
 /*
  * AES with VAES on 512-bit registers (back end "vaes512", AVX-512): the
- * kernels of aes_vaes_wide.h at four blocks per register, 32 per batch.
- *
- * Everything else goes to "vaes" through its table (its key schedule is
- * ours: hwc_aes_vaes_get()->set_key): inputs below one batch, tails (vaes
- * hands its own short tails to "aesni"), and the OCB lead-in. CTR32 below
- * sixteen blocks goes straight to aesni (the template's rule).
+ * kernels of aes_vaes_wide.h at four blocks per register, 32 per batch;
+ * calls and tails below one batch as one group of registers, the smallest
+ * ones and the serial modes on "aesni"'s kernels (the template's rules).
+ * The key schedule is the AES-NI one.
  *
  * GCM: a call of 16 blocks or more runs here whole, batches of 32 blocks
  * and the tail, on the key of "vpclmul512", which holds the 32 powers a
  * batch needs (made once at key setup: before, sixteen of them were made
  * per call, and this path started at 64 blocks to amortize that); shorter
- * calls take aesni's CTR and the GHASH back end (the template's rule).
+ * calls take CTR32's group (aesni's below five blocks) and the GHASH back
+ * end (the template's gcm_short).
  */
 #if defined(__x86_64__)
 
@@ -69,9 +68,8 @@ VAES_PRIMITIVE void v_store_part(uint8_t *p, vec a, unsigned k) {
 }
 
 static void vaes_set_key(hwc_ks *ks, const uint8_t *key, size_t key_len, int want_dec) {
-    hwc_aes_vaes_get()->set_key(ks, key, key_len, want_dec);
+    hwc_aesni_set_key(ks, key, key_len, want_dec);
 }
-#define NARROW(ks) ((void)(ks), &hwc_aes_vaes_table)
 
 /* GCM: the powers of H are the vpclmul512 key (aes_vaes_wide.h reads it). */
 #define GCM_GHASH() hwc_ghash_vpclmul512_get()

@@ -12,11 +12,6 @@
  *                          operations that differ only there (below)
  *   the other primitives   (v_bcast, v_chain_first ... v_lane_counts), one
  *                          line each
- *   NARROW(ks)             the table that takes inputs and tails of 16
- *                          blocks up to one batch, and OCB lead-ins of 16
- *                          or more (shorter ones run aesni's kernels)
- *   VAES_TABLE_NAME        (optional) the table's external name, for an
- *                          instance another one reads as NARROW
  *   v_load_part(), v_store_part()  the first k < LANES blocks of a register
  *   v_blocks(x)            a register from LANES blocks in registers
  *   COUNT_IN_PLACE     1: CTR and GCM count on the big-endian counter's
@@ -1394,12 +1389,7 @@ static size_t vaes_gcm_dec(const hwc_ks *ks, const hwc_ghash_key *hk, uint8_t ct
 
 /* ---------------------------------------------------------------- table */
 
-#ifdef VAES_TABLE_NAME
-#define vaes_impl VAES_TABLE_NAME
-const hwc_block_impl vaes_impl = {
-#else
 static const hwc_block_impl vaes_impl = {
-#endif
     .name = VAES_NAME,
     .family = HWC_FAMILY_AES,
     .required_caps = VAES_CAPS,

@@ -67,10 +67,6 @@ void hwc_aesni_ocb_enc(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_
 void hwc_aesni_ocb_dec(const hwc_ks *ks, const uint8_t (*L)[16], uint64_t first_index, uint8_t offset[16],
                        uint8_t checksum[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
-/* The "vaes" table, which "vaes512" runs its inputs and tails of 16..31
- * blocks on (one 256-bit batch). */
-extern const hwc_block_impl hwc_aes_vaes_table;
-
 /* The serial kernels of "aesni" (latency-bound at any register width), which
  * the wider back ends put in their own tables: same schedule layout. */
 void hwc_aesni_cbc_enc(const hwc_ks *ks, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
