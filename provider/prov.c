@@ -2,11 +2,17 @@
  * hwcrypt's OpenSSL 3 provider: the entry point, provider parameters and
  * counters, errors.  Ciphers are in cipher.c, MACs in mac.c.
  */
+#define _GNU_SOURCE /* secure_getenv */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -175,11 +181,79 @@ OSSL_LIB_CTX *hwcp_others(hwcp_provctx *pc) {
     return ctx;
 }
 
+/* ----------------------------------------------------------------- report */
+
+/* Provider instances alive in this process: one per library context that
+ * loaded the module, child contexts included. */
+static atomic_int instances;
+
+/* The program's name from /proc/self/comm ("?" when unreadable), with
+ * anything but [A-Za-z0-9._-] replaced so the line stays key=value. */
+static void program_name(char *name, size_t size) {
+    ssize_t n = -1;
+    int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        n = read(fd, name, size - 1);
+        close(fd);
+    }
+    if (n <= 0) {
+        snprintf(name, size, "?");
+        return;
+    }
+    if (name[n - 1] == '\n')
+        n--;
+    name[n] = 0;
+    for (ssize_t i = 0; i < n; i++) {
+        char ch = name[i];
+        int plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                    ch == '_' || ch == '-';
+        if (!plain)
+            name[i] = '_';
+    }
+}
+
+/* Opt-in, for an operator asking whether a program (nginx, curl, ...)
+ * really ran on hwcrypt, which such programs cannot be asked: when
+ * HWCRYPT_PROVIDER_REPORT names a file, the last instance's teardown
+ * (normally at exit, from OpenSSL's cleanup) appends one line with the pid,
+ * the program's name and the counters.  secure_getenv: a setuid or setgid
+ * program ignores the variable.  Every failure is silent (no report, the
+ * program unaffected); errno is kept as the program left it. */
+static void write_report(void) {
+    const char *path = secure_getenv("HWCRYPT_PROVIDER_REPORT");
+    if (path == NULL || *path == 0)
+        return;
+    int saved_errno = errno;
+    char name[64], line[256];
+    program_name(name, sizeof name);
+    const char *aes = hwc_impl_selected(HWC_FAMILY_AES);
+    int len = snprintf(line, sizeof line,
+                       "hwcrypt-provider pid=%ld comm=%s hwcrypt-bytes=%" PRIu64 " hwcrypt-gcm-bytes=%" PRIu64
+                       " aes-impl=%s\n",
+                       (long)getpid(), name, (uint64_t)atomic_load_explicit(&bytes_all, memory_order_relaxed),
+                       (uint64_t)atomic_load_explicit(&bytes_gcm, memory_order_relaxed), aes ? aes : "none");
+    if (len > 0 && (size_t)len < sizeof line) {
+        /* O_APPEND and one write: lines of processes sharing the file do
+         * not interleave. */
+        int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+        if (fd >= 0) {
+            ssize_t w = write(fd, line, (size_t)len);
+            (void)w;
+            close(fd);
+        }
+    }
+    errno = saved_errno;
+}
+
 static void prov_teardown(void *provctx) {
     hwcp_provctx *pc = provctx;
+    /* The child context's own instance goes first, so the count reaches 0
+     * only once the last instance of the process is gone. */
     OSSL_LIB_CTX_free(pc->others);
     pthread_mutex_destroy(&pc->lock);
     free(pc);
+    if (atomic_fetch_sub(&instances, 1) == 1)
+        write_report();
 }
 
 static const OSSL_DISPATCH prov_dispatch[] = {
@@ -218,6 +292,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *core
     pc->handle = handle;
     pc->core_in = core_in;
     pthread_mutex_init(&pc->lock, NULL);
+    atomic_fetch_add(&instances, 1);
     *provctx = pc;
     *out = prov_dispatch;
     return 1;
