@@ -72,10 +72,14 @@ check-native: build
 # pyca/cryptography's cipher tests, each with the default provider alone and
 # with hwcrypt preferred (and strict where it offers every algorithm); fails
 # on anything that fails only with hwcrypt.  Sources come through
-# scripts/apt-fetch into ~/.cache/hwcrypt.
+# scripts/apt-fetch into ~/.cache/hwcrypt.  Then real programs: nginx serving
+# and curl downloading over TLS with hwcrypt preferred on either side or
+# both; the files must arrive intact and each process's report must show
+# the bytes went through hwcrypt.
 check-provider-suites: build
 	tests/provider/run-evp-test.sh $(BUILD)
 	tests/provider/run-pyca.sh $(BUILD)
+	tests/provider/run-tls-apps.sh $(BUILD)
 
 # The RISC-V rv64 cross suite (QEMU user mode, every CPU model).
 check-rv64:
