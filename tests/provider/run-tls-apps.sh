@@ -244,7 +244,7 @@ run_suite() {
       rm -f "$work"/got/*
       # shellcheck disable=SC2086
       OPENSSL_CONF=$work/$client.cnf HWCRYPT_PROVIDER_REPORT=$report \
-        curl -sS -v --cacert "$work/cert.pem" $curl_suite $urls >"$work/curl.out" 2>"$work/curl.err" &
+        curl -q -sS -v --noproxy "*" --resolve "localhost:$port:127.0.0.1" --cacert "$work/cert.pem" $curl_suite $urls >"$work/curl.out" 2>"$work/curl.err" &
       curl_pid=$!
       rc=0
       wait $curl_pid || rc=$?
