@@ -10,6 +10,8 @@
 #      hwcrypt only (-propquery provider=hwcrypt makes it mandatory).
 #   4. the example provider/hwcrypt.cnf makes libcrypto prefer hwcrypt, and
 #      EVP through the provider keeps up with the library (loose bound).
+#   5. HWCRYPT_PROVIDER_REPORT: openssl enc's exit appends its one line
+#      (pid, bytes); an unopenable path changes nothing; unset, no line.
 # usage: test_prov_cli.sh <dir with hwcrypt.so> <hwcrypt command>
 set -u
 dir=$1
@@ -146,6 +148,34 @@ if [ -n "$hwc" ] && [ -x "$hwc" ]; then
 else
   bad "no hwcrypt command given"
 fi
+
+# ---------------------------------------------------------------- report
+# HWCRYPT_PROVIDER_REPORT: one line per process at exit, with its pid and
+# the bytes it sent through hwcrypt; a file that cannot be opened changes
+# nothing in the program; unset, nothing is written.
+rep=$tmp/report
+enc_ctr() { # $1: report path ("" = unset), $2: output; prints openssl's pid
+  # shellcheck disable=SC2016 # $$ is the inner shell's, which execs openssl
+  env ${1:+HWCRYPT_PROVIDER_REPORT=$1} sh -c 'echo $$; exec "$@"' sh \
+    openssl enc -aes-256-ctr -K $K -iv $IV $HW -in "$tmp/in.70001" -out "$2" 2>"$tmp/rep.err"
+}
+pid=$(enc_ctr "$rep" "$tmp/rep.out") || bad "openssl enc with HWCRYPT_PROVIDER_REPORT failed: $(head -2 "$tmp/rep.err")"
+line=$(cat "$rep" 2>/dev/null)
+case $line in
+"hwcrypt-provider pid=$pid comm=openssl hwcrypt-bytes=70001 hwcrypt-gcm-bytes=0 aes-impl="*) ok ;;
+*) bad "report after 70001 bytes of AES-256-CTR by pid $pid: '$line'" ;;
+esac
+if [ "$(grep -c . "$rep" 2>/dev/null)" = 1 ]; then ok; else bad "report: $(grep -c . "$rep" 2>/dev/null) lines, not 1"; fi
+for where in "$tmp/no-such-dir/report" "$tmp"; do # a missing directory; a directory
+  if enc_ctr "$where" "$tmp/rep.out2" >/dev/null && cmp -s "$tmp/rep.out" "$tmp/rep.out2" && [ ! -s "$tmp/rep.err" ]; then
+    ok
+  else
+    bad "HWCRYPT_PROVIDER_REPORT=$where changed openssl enc's result: $(head -2 "$tmp/rep.err")"
+  fi
+done
+enc_ctr "" "$tmp/rep.out2" >/dev/null || bad "openssl enc failed"
+if [ "$(grep -c . "$rep" 2>/dev/null)" = 1 ]; then ok; else bad "a run without HWCRYPT_PROVIDER_REPORT wrote to the report"; fi
+echo "report: $line"
 
 echo "$pass checks passed, $fail failed"
 [ $fail -eq 0 ]
