@@ -59,8 +59,12 @@
 # HMAC-SHA1 apart, and hwcrypt's MAC-then-encrypt record path (padding
 # and MAC checked and stripped by the provider) must carry everything.
 #
-# Needs the packages nginx, curl, openssl (scripts/install-deps
-# check-provider-suites): a missing one fails the test, naming it.
+# Needs the packages curl and openssl (scripts/install-deps
+# check-provider-suites): a missing one fails the test, naming it. nginx is
+# the system's when installed; otherwise Debian's nginx package is fetched
+# and unpacked into the cache by scripts/apt-fetch (never installed: the
+# package would start and enable a server on port 80) and its binary runs
+# from there.
 set -eu
 build=$(cd "${1:?usage: run-tls-apps.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,9 +77,17 @@ fail() {
 
 [ -f "$build/hwcrypt.so" ] || fail "no $build/hwcrypt.so (build first)"
 PATH=$PATH:/usr/sbin:/sbin
-for pkg in nginx curl openssl; do
+for pkg in curl openssl; do
   command -v $pkg >/dev/null 2>&1 || fail "$pkg is not installed (package $pkg: scripts/install-deps check-provider-suites)"
 done
+if ! command -v nginx >/dev/null 2>&1; then
+  unpacked=$("$here/../../scripts/apt-fetch" unpack nginx | tail -1) ||
+    fail "could not fetch Debian's nginx package (scripts/apt-fetch unpack nginx)"
+  [ -x "$unpacked/usr/sbin/nginx" ] || fail "no usr/sbin/nginx in $unpacked"
+  PATH=$unpacked/usr/sbin:$PATH
+  nginx -v 2>/dev/null || fail "$unpacked/usr/sbin/nginx does not run (its libraries: scripts/install-deps check-provider-suites)"
+fi
+say "nginx: $(command -v nginx)"
 
 work=$(mktemp -d)
 nginx_pid=""
