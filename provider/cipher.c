@@ -1120,11 +1120,15 @@ static int set_aead_ivlen(cipher_ctx *c, const OSSL_PARAM *p) {
 }
 
 /* The expected tag (decryption) or, without data, the tag length to
- * produce (CCM, OCB). */
+ * produce (CCM, OCB). GCM takes only a tag, as OpenSSL's GCM: a length
+ * alone (EVP_CTRL_AEAD_SET_TAG with no buffer) is refused, when encrypting
+ * or decrypting. */
 static int set_aead_tag(cipher_ctx *c, const OSSL_PARAM *p) {
     const cipher_def *d = c->def;
     if (p->data_type != OSSL_PARAM_OCTET_STRING || !tag_len_ok(d, p->data_size))
         return fail(c, HWC_ERR_TAG_LEN, "set tag");
+    if (p->data == NULL && d->flags & F_GCM)
+        return fail(c, HWC_ERR_STATE, "set a GCM tag length without the tag");
     if (p->data == NULL) { /* the tag length to produce (CCM, OCB) */
         if (d->flags & F_SIV && p->data_size != TAG_MAX)
             return fail(c, HWC_ERR_TAG_LEN, "set tag length");

@@ -16,7 +16,8 @@
  *   fallback        item 5: with hwcrypt preferred, 3DES-CMAC, CAMELLIA-CMAC,
  *                   ARIA-GMAC and KRB5KDF work as without it; no IV = zeros
  *   copy            item 6: EVP_CIPHER_CTX_copy / EVP_MAC_CTX_dup mid-message
- *   gcm_tag_len     D9: an unsupported GCM tag length refused when it is set
+ *   gcm_tag_len     D9: an unsupported GCM tag length refused when it is set,
+ *                   and a length without the tag (as the default provider)
  *   ccm_no_length   D10: CCM without a declared length (AAD refused, data
  *                   encrypted, no tag without data)
  *   after_final     CBC (and CTR) updates after final go on as OpenSSL's
@@ -567,6 +568,23 @@ static void test_gcm_tag_len(void) {
         ERR_clear_error();
         EVP_CIPHER_CTX_free(x);
         EVP_CIPHER_free(c);
+    }
+    /* A length without the tag (CCM's and OCB's way of choosing the length
+     * to produce) is refused by GCM, encrypting or decrypting, as by the
+     * default provider. */
+    for (int enc = 0; enc <= 1; enc++) {
+        for (int hw = 0; hw <= 1; hw++) {
+            uint8_t key[16] = {0}, iv[12] = {0};
+            EVP_CIPHER *c = fetch("AES-128-GCM", hw);
+            EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+            int init = c && x && EVP_CipherInit_ex2(x, c, key, iv, enc, NULL);
+            int ok = init && EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 12, NULL) > 0;
+            CHECK(init && !ok, "GCM %s on %s: a 12-byte tag length without the tag %s", enc ? "encryption" : "decryption",
+                  hw ? "hwcrypt" : "the default provider", ok ? "accepted" : "refused");
+            ERR_clear_error();
+            EVP_CIPHER_CTX_free(x);
+            EVP_CIPHER_free(c);
+        }
     }
 }
 
